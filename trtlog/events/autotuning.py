@@ -1,0 +1,208 @@
+"""Autotuning: format combinations, timing runners, tactic timings and choices, timing cache.
+
+Events of this family that belong to one layer's tuning carry the context the fold links them
+to: ``layer`` (the layer being tuned), ``formats`` (the format combination, "in -> out"),
+``runner`` and ``runner_id`` (the timing runner), and ``build`` (which build of the log).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from trtlog.events.base import Event, TacticId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AutotuningEvent(Event):
+    family: ClassVar[str] = "autotuning"
+    layer: str | None = None
+    formats: str | None = None
+    runner: str | None = None
+    runner_id: int | None = None
+    build: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptimizationProfile(Event):
+    """``Constructing optimization profile number 0 [1/1].``"""
+
+    family: ClassVar[str] = "autotuning"
+    profile: int
+    index: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ComputingCosts(AutotuningEvent):
+    """``=============== Computing costs for <layer>`` (the layer is empty in 8.0-8.5) or, with
+    ``reformatting`` set, ``=============== Computing reformatting costs[: | for ...]``."""
+
+    reformatting: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FormatCombination(AutotuningEvent):
+    """``*************** Autotuning format combination: Float(...) -> Half(...) ***************``;
+    ``reformat`` marks ``Autotuning Reformat:`` lines. ``inputs``/``outputs`` hold one
+    ``Type(strides)`` string per tensor and may be empty (Myelin, plugins, shape nodes)."""
+
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    reformat: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimingRunner(AutotuningEvent):
+    """``--------------- Timing Runner: <layer> (<runner>[<runner id>])``; 5.x prints
+    ``--------------- Timing <layer>(<runner code>)``, kept in ``runner_id``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TacticTiming(AutotuningEvent):
+    """One timed tactic; ``time_ms`` is ``None`` when TensorRT printed inf or FLT_MAX.
+    ``kernel`` comes from the same line (8.6+) or, once folded, from the ``Set Tactic Name``
+    line that preceded it (7.x-8.5)."""
+
+    tactic: TacticId
+    time_ms: float | None
+    kernel: str | None = None
+    kernel_parameters: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TacticSkipped(AutotuningEvent):
+    """A tactic that was not timed; ``reason`` is "scratch" (not enough workspace: requested and
+    available scratch bytes are set), "only option", or "insufficient memory" (10.x)."""
+
+    tactic: TacticId
+    reason: str
+    scratch_requested: int | None = None
+    scratch_available: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetTacticName(AutotuningEvent):
+    """7.x-8.5's separate kernel-name line: ``<layer> [(<variant>)] Set Tactic Name: <kernel>
+    [Tactic: <id>]``. ``subject`` is the layer as printed there, ``variant`` 7.x's cuDNN
+    variant in parentheses ("scudnn", "scudnn_winograd")."""
+
+    subject: str | None
+    kernel: str
+    tactic: TacticId | None = None
+    kernel_parameters: str | None = None
+    variant: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FastestTactic(AutotuningEvent):
+    """``Fastest Tactic: <id> Time: <t>``; 8.6+ fold it into ``<layer> (<runner>) profiling
+    completed in <s> seconds. Fastest Tactic: ...``, which also sets ``profiling_seconds``."""
+
+    tactic: TacticId
+    time_ms: float | None
+    profiling_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunnerSkipped(AutotuningEvent):
+    """A runner with nothing to time: ``CudaDepthwiseConvolution has no valid tactics for this
+    config, skipping`` (8.x) or ``Skipping CaskFlattenConvolution: No valid tactics for <layer>``."""
+
+    skipped_runner: str
+    reason: str = "no valid tactics"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChoseRunner(AutotuningEvent):
+    """``>>>>>>>>>>>>>>> Chose Runner Type: <runner> Tactic: <id>``: the choice for the current
+    layer and format combination."""
+
+    chosen_runner: str
+    tactic: TacticId
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReformatLayerAdded(AutotuningEvent):
+    """``Adding reformat layer: <tensor> (<source>) from <format> to <format>`` (8.6 and later)."""
+
+    tensor: str
+    source: str
+    from_format: str
+    to_format: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KernelSelected(Event):
+    """``Kernel: 0 CASK_STATIC`` (10.x): kernel ``index`` of the engine is of ``kernel_kind``;
+    or ``Finalize: <layer> Set kernel index: 0`` (8.6 and later), which sets ``layer``."""
+
+    family: ClassVar[str] = "autotuning"
+    index: int
+    kernel_kind: str | None = None
+    layer: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GeneratedKernelCount(Event):
+    """``Total number of generated kernels selected for the engine: 5`` (10.x)."""
+
+    family: ClassVar[str] = "autotuning"
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TacticSource(Event):
+    """``Using cublas as a tactic source`` / ``Disabling unused tactic source: JIT_CONVOLUTIONS``."""
+
+    family: ClassVar[str] = "autotuning"
+    source: str
+    role: str | None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimingCache(Event):
+    """A timing-cache event; ``action`` is "in use", "deleted", "unreadable", "serialized",
+    "saved", "loaded" or "disabled"."""
+
+    family: ClassVar[str] = "autotuning"
+    action: str
+    scope: str | None = None
+    entries: int | None = None
+    hits: int | None = None
+    size_bytes: int | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimingCacheHit(AutotuningEvent):
+    """10.x: ``<layer> [<in> -> <out>] got cached result: <runner>, tactic 0x..., 0.0029 ms``."""
+
+    subject: str
+    cached_runner: str
+    tactic: TacticId
+    time_ms: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TacticPruning(Event):
+    """``MatMul-9: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
+    pruning.`` (8.6 and later)."""
+
+    family: ClassVar[str] = "autotuning"
+    layer: str
+    available: int
+    unparsable: int
+    pruned: int
+    remaining: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NonConformingImplementation(Event):
+    """``For layer X a non-conforming implementation was chosen than was requested ...``: the
+    layer's requested precision was ignored because another implementation was faster."""
+
+    family: ClassVar[str] = "autotuning"
+    layer: str
+    detail: str | None = None

@@ -1,0 +1,89 @@
+"""The fields every event carries, and the value types shared by several families."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+MIB = 1024 * 1024
+KIB = 1024
+
+# TensorRT prints "not timed" as +inf (10.x) or FLT_MAX (7.x: 3.40282e+38).
+_NOT_TIMED_THRESHOLD = 3.4e38
+
+
+class TacticId(int):
+    """A tactic id, normalised to TensorRT's unsigned 64-bit value.
+
+    7.x and 8.0-8.2 print tactic ids in signed decimal (``-3360065831133338131``), 8.4 and later
+    in hex (``0xd15ea5edd15ea5ed``); both name the same tactic, so they compare equal here.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: str) -> TacticId:
+        value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+        return cls(value & 0xFFFF_FFFF_FFFF_FFFF)
+
+    def __repr__(self) -> str:
+        return f"0x{int(self):016x}"
+
+    __str__ = __repr__
+
+
+def time_ms(text: str) -> float | None:
+    """A tactic or layer time in milliseconds; ``None`` where TensorRT means "not timed"."""
+    value = float(text)
+    if value != value or value >= _NOT_TIMED_THRESHOLD:
+        return None
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Tensor:
+    """A tensor as the engine layer listings print it: name, data type, dimensions, format."""
+
+    name: str
+    dtype: str | None = None
+    # Dimensions as printed; -1 (and -2 in 8.0-8.4) mark dynamic ones. Vectorised dimensions keep
+    # their vector width in `vectorized`: "32:8" is dims entry 32 with vector width 8.
+    dims: tuple[int, ...] | None = None
+    vectorized: tuple[tuple[int, int], ...] = ()
+    format: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """One thing a TensorRT log said.
+
+    ``line`` and ``end_line`` are 1-based physical line numbers in the source; ``timestamp`` is the
+    envelope's wall-clock time (second resolution in trtexec and Python-API logs) or ``None``;
+    ``severity`` is the envelope's level (verbose, info, warning, error, ...) or ``None``;
+    ``producer`` says who wrote the line: ``trt`` (the TensorRT library), ``trtexec``,
+    ``trtllm``, ``torch_tensorrt``, ``polygraphy`` or ``logger`` (a bare ``[V]`` envelope that
+    the library, Polygraphy or a custom logger may have written), ``python`` or ``none``.
+    """
+
+    family: ClassVar[str] = "other"
+
+    line: int
+    end_line: int
+    timestamp: datetime | None = None
+    severity: str | None = None
+    producer: str = "none"
+
+    @classmethod
+    def kind(cls) -> str:
+        """The grammar rule this event class is named after (snake_case of the class name)."""
+        return _snake_case(cls.__name__)
+
+
+def _snake_case(name: str) -> str:
+    out = []
+    for index, char in enumerate(name):
+        if char.isupper() and index and not name[index - 1].isupper():
+            out.append("_")
+        out.append(char.lower())
+    return "".join(out)

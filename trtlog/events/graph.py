@@ -1,0 +1,103 @@
+"""Graph optimisation: layer count per stage and fusion passes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from trtlog.events.base import Event
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayerCount(Event):
+    """``Original: 24 layers`` / ``After vertical fusions: 10 layers``.
+
+    ``stage`` is "Original" or the text after "After"; ``build`` numbers the builds in the log
+    from 0 (a new build starts at each "Original:"; set when the log is folded)."""
+
+    family: ClassVar[str] = "graph"
+    stage: str
+    count: int
+    build: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FusionPassRunning(Event):
+    """``Running: ConstShuffleFusion on constant1024`` (8.0/8.2 print no target)."""
+
+    family: ClassVar[str] = "graph"
+    pass_name: str
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayersFused(Event):
+    """A fusion result: ``ConvReluFusion: Fusing Conv_15 with Relu_16``.
+
+    ``relation`` is "with" (the usual form), "into" (QuantizeDoubleInputNodes' "fusing A into B")
+    or "weights" (5.x-7.x "Fusing convolution weights from A with scale B"). ``pass_name`` is
+    ``None`` where 5.x-7.x print none."""
+
+    family: ClassVar[str] = "graph"
+    pass_name: str | None
+    first: str
+    second: str
+    relation: str = "with"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayerRemoved(Event):
+    """``Removing (Unnamed Layer* 44) [Shuffle]``."""
+
+    family: ClassVar[str] = "graph"
+    layer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayerTypeConverted(Event):
+    """``Convert layer type of fc from FULLY_CONNECTED to CONVOLUTION`` (8.x) or
+    ``Swap the layer type of X from ELEMENTWISE to POINTWISE`` (8.6 and later)."""
+
+    family: ClassVar[str] = "graph"
+    layer: str
+    from_type: str
+    to_type: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayerEliminated(Event):
+    """``Eliminating concatenation Concat_59`` / ``Eliminating slice X by retargeting ...`` /
+    ``Eliminating QuantizeLinear_38 which duplicates (Q) QuantizeLinear_15``; ``what`` is
+    "concatenation", "slice" or ``None``."""
+
+    family: ClassVar[str] = "graph"
+    layer: str
+    what: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayersMerged(Event):
+    """A horizontal merge: ``Merging layers: A || B || C``."""
+
+    family: ClassVar[str] = "graph"
+    layers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GraphRewrite(Event):
+    """A rewrite that prints its own banner (8.x): ``-----------SqueezePushDown kSQUEEZE_JOIN
+    case: MatMul --> (Unnamed Layer* 9) [Shuffle] --> add_2``."""
+
+    family: ClassVar[str] = "graph"
+    pass_name: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LayersSwapped(Event):
+    """Q/DQ propagation: ``Swapping Add_22 + Relu_23 with QuantizeLinear_25``."""
+
+    family: ClassVar[str] = "graph"
+    first: str
+    second: str

@@ -1,0 +1,67 @@
+"""Parse TensorRT logs into events: reader -> envelopes -> records -> grammar -> fold."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+
+from trtlog.events.base import Event
+from trtlog.parse.fold import fold
+from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
+from trtlog.parse.records import RecordParser, assemble_records
+from trtlog.parse.result import ParsedLog
+
+__all__ = [
+    "LogSourceError",
+    "ParsedLog",
+    "iter_events",
+    "parse_file",
+    "parse_lines",
+    "parse_text",
+]
+
+
+class _LineCounter:
+    def __init__(self, lines: Iterable[bytes | str]) -> None:
+        self._lines = lines
+        self.count = 0
+
+    def __iter__(self) -> Iterator[bytes | str]:
+        for self.count, line in enumerate(self._lines, start=1):  # noqa: B007
+            yield line
+
+
+def iter_events(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Event]:
+    """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
+    parser = parser or RecordParser()
+    raw_events = (
+        event for record in assemble_records(numbered_segments(lines)) for event in parser.parse(record)
+    )
+    yield from fold(raw_events)
+
+
+def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> ParsedLog:
+    parser = RecordParser()
+    counter = _LineCounter(lines)
+    events = list(iter_events(counter, parser))
+    return ParsedLog(source=source, events=events, counts=parser.counts, physical_lines=counter.count)
+
+
+def parse_text(text: str | bytes, source: str = "<text>") -> ParsedLog:
+    separator = b"\n" if isinstance(text, bytes) else "\n"
+    lines = text.split(separator)  # type: ignore[arg-type]
+    if lines and not lines[-1]:
+        lines.pop()
+    return parse_lines(lines, source=source)
+
+
+def parse_file(path: str | os.PathLike[str]) -> ParsedLog:
+    """Parse a log file, ``-`` for standard input, or a gzip-compressed log.
+
+    Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
+    """
+    with open_log(path) as stream:
+        try:
+            return parse_lines(stream, source=str(path))
+        except (OSError, EOFError) as error:
+            raise LogSourceError(f"{path}: read failed ({error})") from error

@@ -1,0 +1,138 @@
+"""Split a line into its envelope (timestamp, severity, producer) and its message body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+
+from lark import Lark, Token, Transformer, v_args
+
+from trtlog.parse.grammar import grammar_text
+
+_LEVELS = {
+    "V": "verbose",
+    "I": "info",
+    "W": "warning",
+    "E": "error",
+    "F": "fatal",
+    "X": "extra_verbose",
+    "S": "super_verbose",
+    "U": "ultra_verbose",
+    "!": "critical",
+    "VERBOSE": "verbose",
+    "INFO": "info",
+    "WARNING": "warning",
+    "ERROR": "error",
+    "INTERNAL_ERROR": "internal_error",
+    "DEBUG": "debug",
+    "CRITICAL": "critical",
+}
+
+# Producers whose lines are never TensorRT messages: Python logging of other loggers.
+FOREIGN_PRODUCERS = frozenset({"python"})
+# Producers that sometimes relay TensorRT messages and otherwise print their own.
+RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
+WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """What the prefix of a line says about the message after it."""
+
+    style: str
+    timestamp: datetime | None = None
+    severity: str | None = None
+    producer: str = "none"
+
+
+NO_ENVELOPE = Envelope(style="none")
+
+
+@cache
+def parse_timestamp(text: str) -> datetime | None:
+    """``[MM/DD/YYYY-HH:MM:SS]`` as printed by trtexec and the Python logger (local time)."""
+    try:
+        return datetime(
+            int(text[7:11]), int(text[1:3]), int(text[4:6]),
+            int(text[12:14]), int(text[15:17]), int(text[18:20]),
+        )  # fmt: skip
+    except ValueError:
+        return None
+
+
+def _level(tag: Token | str) -> str:
+    return _LEVELS.get(tag.strip().strip("[]:"), tag.strip())
+
+
+def _library_producer(tag: Token | None, default: str) -> str:
+    if tag is None:
+        return default
+    return "trtllm" if "LLM" in tag else "trt"
+
+
+@v_args(inline=True)
+class EnvelopeTransformer(Transformer):
+    """Builds ``(Envelope, body)`` from the envelope grammar's tree."""
+
+    def envelope_line(self, envelope: Envelope | None, body: Token | None) -> tuple[Envelope, str]:
+        return (envelope or NO_ENVELOPE, str(body) if body is not None else "")
+
+    def trtexec_envelope(self, stamp: Token, level: Token, library: Token | None) -> Envelope:
+        return Envelope(
+            "trtexec", parse_timestamp(stamp.rstrip()), _level(level),
+            _library_producer(library, "trtexec"),
+        )  # fmt: skip
+
+    def python_api_envelope(self, stamp: Token, library: Token, level: Token) -> Envelope:
+        return Envelope(
+            "python-api", parse_timestamp(stamp.rstrip()), _level(level),
+            _library_producer(library, "trt"),
+        )  # fmt: skip
+
+    def timestamp_only_envelope(self, stamp: Token) -> Envelope:
+        return Envelope("trtexec", parse_timestamp(stamp.rstrip()), None, "trtexec")
+
+    def level_envelope(self, level: Token, library: Token | None) -> Envelope:
+        return Envelope("level", None, _level(level), _library_producer(library, "logger"))
+
+    def python_trt_envelope(self, prefix: Token) -> Envelope:
+        level = prefix[len("[TensorRT] ") :].rstrip().rstrip(":")
+        return Envelope("python-legacy", None, _level(level), "trt")
+
+    def torch_tensorrt_envelope(self, prefix: Token) -> Envelope:
+        level = prefix.split(":", 1)[0]
+        producer = "trt" if "Conversion Context" in prefix else "torch_tensorrt"
+        return Envelope("torch-tensorrt", None, _level(level), producer)
+
+    def python_logging_envelope(self, prefix: Token) -> Envelope:
+        level, logger = prefix.split(":", 2)[:2]
+        if "[TensorRT Conversion Context]" in logger:
+            producer = "trt"
+        elif logger.startswith("torch_tensorrt"):
+            producer = "torch_tensorrt"
+        else:
+            producer = "python"
+        return Envelope("python-logging", None, _level(level), producer)
+
+    def jetson_envelope(self, tag: Token) -> Envelope:
+        return Envelope("jetson-inference", None, None, "trt")
+
+
+@cache
+def envelope_parser() -> Lark:
+    return Lark(
+        grammar_text("envelope.lark"),
+        start="envelope_line",
+        parser="lalr",
+        lexer="contextual",
+        maybe_placeholders=True,
+        transformer=EnvelopeTransformer(),
+    )
+
+
+def split_envelope(line: str) -> tuple[Envelope, str]:
+    """The envelope of ``line`` and the message body after it (never raises)."""
+    if not line:
+        return NO_ENVELOPE, ""
+    return envelope_parser().parse(line)

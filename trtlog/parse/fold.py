@@ -1,0 +1,146 @@
+"""The one sequential pass over the events: link each event to the context the log implies.
+
+Parsing a record never looks at other records; this fold is where order matters:
+- option lines learn which ``=== Section ===`` they sit in;
+- every ``Original: N layers`` opens a new build, and stage counts and autotuning events are
+  numbered by build;
+- tactic timings, skips, fastest and chosen tactics learn their layer, format combination and
+  timing runner; 7.x-8.5 kernel names (``Set Tactic Name`` lines) are joined to the timing of
+  the same tactic;
+- 7.1 performance statistics learn their metric block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from trtlog.events.autotuning import (
+    AutotuningEvent,
+    ChoseRunner,
+    ComputingCosts,
+    FastestTactic,
+    FormatCombination,
+    RunnerSkipped,
+    SetTacticName,
+    TacticTiming,
+    TimingCacheHit,
+    TimingRunner,
+)
+from trtlog.events.base import Event, TacticId
+from trtlog.events.graph import LayerCount
+from trtlog.events.notes import EmptyMessage
+from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
+from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
+from trtlog.events.run import RunHeader
+
+_SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
+
+
+class _AutotuningContext:
+    """Where the builder is in its tactic search."""
+
+    def __init__(self) -> None:
+        self.build = 0
+        self.layer: str | None = None
+        self.runner_layer: str | None = None
+        self.formats: str | None = None
+        self.runner: str | None = None
+        self.runner_id: int | None = None
+        self.runner_ids: dict[str, int | None] = {}
+        self.kernels: dict[TacticId, tuple[str, str | None]] = {}
+        self.unnumbered_kernel: str | None = None
+
+    def reset_runner(self) -> None:
+        self.runner = self.runner_id = self.runner_layer = None
+        self.kernels.clear()
+        self.unnumbered_kernel = None
+
+    def link(self, event: AutotuningEvent) -> AutotuningEvent:
+        if isinstance(event, ComputingCosts):
+            self.layer = event.layer
+            self.formats = None
+            self.runner_ids.clear()
+            self.reset_runner()
+            return replace(event, build=self.build) if self.build else event
+        if isinstance(event, FormatCombination):
+            self.formats = f"{', '.join(event.inputs)} -> {', '.join(event.outputs)}"
+            self.runner_ids.clear()
+            self.reset_runner()
+            return replace(event, layer=self.layer, formats=self.formats, build=self.build)
+        if isinstance(event, TimingRunner):
+            self.reset_runner()
+            self.runner, self.runner_id, self.runner_layer = event.runner, event.runner_id, event.layer
+            if event.runner is not None:
+                self.runner_ids[event.runner] = event.runner_id
+            return replace(event, formats=self.formats, build=self.build)
+        if isinstance(event, SetTacticName):
+            if event.tactic is None:
+                self.unnumbered_kernel = event.kernel
+            else:
+                self.kernels[event.tactic] = (event.kernel, event.kernel_parameters)
+            return self._with_context(event)
+        if isinstance(event, TacticTiming) and event.kernel is None:
+            kernel, parameters = self.kernels.pop(event.tactic, (None, None))
+            if kernel is None and self.unnumbered_kernel is not None:
+                kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+            if kernel is not None:
+                event = replace(event, kernel=kernel, kernel_parameters=parameters)
+        if isinstance(event, FastestTactic) and event.runner is not None:
+            # 8.6+ name layer and runner on the fastest-tactic line itself.
+            return replace(event, formats=self.formats, build=self.build)
+        if isinstance(event, RunnerSkipped) and event.layer is not None:
+            return replace(event, formats=self.formats, runner=event.skipped_runner, build=self.build)
+        if isinstance(event, RunnerSkipped):
+            return replace(
+                self._with_context(event), runner=event.skipped_runner,
+                runner_id=self.runner_ids.get(event.skipped_runner),
+            )  # fmt: skip
+        if isinstance(event, ChoseRunner):
+            return replace(
+                self._with_context(event), runner=event.chosen_runner,
+                runner_id=self.runner_ids.get(event.chosen_runner),
+            )  # fmt: skip
+        if isinstance(event, TimingCacheHit):
+            return replace(event, layer=event.subject, build=self.build)
+        return self._with_context(event)
+
+    def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
+        return replace(
+            event, layer=self.runner_layer or self.layer, formats=self.formats,
+            runner=self.runner, runner_id=self.runner_id, build=self.build,
+        )  # fmt: skip
+
+
+def fold(events: Iterable[Event]) -> Iterator[Event]:
+    """Yield ``events`` in order, each linked to the context of the events before it."""
+    tuning = _AutotuningContext()
+    builds_seen = 0
+    section: str | None = None
+    legacy_metric: str | None = None
+    for event in events:
+        if not isinstance(event, _SECTION_CONTINUES):
+            section = None
+        if isinstance(event, AutotuningEvent):
+            yield tuning.link(event)
+        elif isinstance(event, OptionLine):
+            yield replace(event, section=section) if section else event
+        elif isinstance(event, SectionHeader):
+            section = event.title
+            yield event
+        elif isinstance(event, LayerCount):
+            if event.stage == "Original":
+                builds_seen += 1
+                tuning.build = builds_seen - 1
+            yield replace(event, build=tuning.build) if tuning.build else event
+        elif isinstance(event, RunHeader):
+            legacy_metric = None
+            yield event
+        elif isinstance(event, LegacyPerfHeader):
+            legacy_metric = event.metric
+            yield event
+        elif isinstance(event, LegacyPerfStatistic):
+            yield replace(event, metric=legacy_metric)
+        else:
+            yield event
+

@@ -1,0 +1,52 @@
+"""Load the grammars shipped in ``trtlog.grammars`` and build the Lark parsers."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from lark import Lark
+
+# Concatenation order of the message grammar: shared terminals, the start rules, then one file
+# per event family (see the header of messages.lark).
+FAMILY_FILES = (
+    "run.lark",
+    "options.lark",
+    "onnx.lark",
+    "graph.lark",
+    "autotuning.lark",
+    "memory.lark",
+    "engine.lark",
+    "phases.lark",
+    "performance.lark",
+    "notes.lark",
+    "diagnostics.lark",
+)
+MESSAGE_START_RULES = ("message", "trtexec_message", "diagnostic")
+
+
+def grammar_text(name: str) -> str:
+    """The text of one ``.lark`` file from the installed package."""
+    return resources.files("trtlog.grammars").joinpath(name).read_text(encoding="utf-8")
+
+
+def message_grammar() -> str:
+    parts = [grammar_text("common.lark"), grammar_text("messages.lark")]
+    parts.extend(grammar_text(name) for name in FAMILY_FILES)
+    return "\n".join(parts)
+
+
+@cache
+def message_parser() -> Lark:
+    """The LALR parser for message bodies, one start symbol per kind of record, with the
+    transformer applied while parsing (no tree is built)."""
+    from trtlog.parse.transform import MessageTransformer
+
+    return Lark(
+        message_grammar(),
+        start=list(MESSAGE_START_RULES),
+        parser="lalr",
+        lexer="contextual",
+        maybe_placeholders=True,
+        transformer=MessageTransformer(),
+    )

@@ -1,0 +1,97 @@
+"""Turn the bytes of a log into numbered text segments.
+
+Logs arrive with CRLF line ends, lone-CR progress redraws, ANSI colour and cursor codes, invalid
+UTF-8 and, where a progress line was overwritten, two records run together on one line. This
+module undoes all of that; it never raises on content.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+# CSI sequences (colours, cursor moves, line erases), OSC sequences, and two-byte escapes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# A trtexec/Python timestamp that starts a new record in the middle of a line: a progress line
+# that was overwritten leaves "...builder pas[08/30/2026-04:08:32] [08/30/...] [I] ...".
+_EMBEDDED_TIMESTAMP = re.compile(r"(?<=.)(?=\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ?)")
+_SNIFF_BYTES = 8192
+
+
+class LogSourceError(Exception):
+    """The log cannot be read: missing, a directory, binary, or not a readable gzip file."""
+
+
+def clean_line(raw: bytes | str) -> list[str]:
+    """One physical line (without its "\\n") as the list of text segments it holds."""
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    if text.endswith("\r"):
+        text = text[:-1]
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    # A lone CR redraws the line in a terminal; every redraw is kept as a segment of its own.
+    pieces = text.split("\r") if "\r" in text else [text]
+    segments: list[str] = []
+    for piece in pieces:
+        if "[" in piece and _EMBEDDED_TIMESTAMP.search(piece):
+            segments.extend(_EMBEDDED_TIMESTAMP.split(piece))
+        else:
+            segments.append(piece)
+    return segments
+
+
+def numbered_segments(lines: Iterable[bytes | str]) -> Iterator[tuple[int, str]]:
+    """(1-based physical line number, segment) for every segment of every line."""
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            raw = raw[:-1] if raw.endswith(b"\n") else raw
+        elif raw.endswith("\n"):
+            raw = raw[:-1]
+        for segment in clean_line(raw):
+            yield number, segment
+
+
+def _looks_binary(head: bytes) -> bool:
+    if b"\x00" in head:
+        return True
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+    return len(head) > 0 and controls / len(head) > 0.05
+
+
+def open_log(source: str | os.PathLike[str]) -> BinaryIO:
+    """Open a log for reading: a path, ``-`` for standard input, or a gzip file.
+
+    Raises ``LogSourceError`` with a one-line reason when the source cannot be a text log.
+    """
+    if str(source) == "-":
+        stream: BinaryIO = sys.stdin.buffer
+        name = "standard input"
+    else:
+        path = Path(source)
+        name = str(path)
+        if not path.exists():
+            raise LogSourceError(f"{name}: no such file")
+        if path.is_dir():
+            raise LogSourceError(f"{name}: is a directory, not a log file")
+        try:
+            stream = path.open("rb")
+        except OSError as error:
+            raise LogSourceError(f"{name}: cannot be read ({error.strerror})") from error
+    buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type]
+    head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+    if head[:2] == b"\x1f\x8b":
+        unzipped = gzip.GzipFile(fileobj=buffered)
+        try:
+            head = unzipped.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+        except (OSError, EOFError) as error:
+            raise LogSourceError(f"{name}: not a readable gzip file ({error})") from error
+        buffered = io.BufferedReader(unzipped)  # type: ignore[arg-type]
+    if _looks_binary(head):
+        raise LogSourceError(f"{name}: looks like a binary file, not a TensorRT log")
+    return buffered

@@ -1,0 +1,192 @@
+"""Group segments into records and parse each record into events.
+
+A record is a line with an envelope plus the envelope-less lines under it: TensorRT writes a
+multi-line message (Engine Layer Information, trtexec's layer listing, an ONNX node dump) with
+one envelope. The grammar decides how many of those lines the message really spans; the lines
+it does not claim are parsed on their own, and what still matches nothing is kept as
+``Foreign`` (another program's output) or ``Unrecognized`` (TensorRT's, but unknown).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput
+
+from trtlog.events.base import Event
+from trtlog.events.notes import EmptyMessage
+from trtlog.events.records import Foreign, Unrecognized
+from trtlog.parse.envelope import (
+    FOREIGN_PRODUCERS,
+    NO_ENVELOPE,
+    RELAYING_PRODUCERS,
+    WARNING_OR_WORSE,
+    Envelope,
+    split_envelope,
+)
+from trtlog.parse.grammar import message_parser
+
+
+# Set TRTLOG_STRICT=1 to let errors inside event builders propagate (the test suite does).
+STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
+
+
+@dataclass
+class Record:
+    """One enveloped line (or one bare line) and the bare lines under it."""
+
+    line: int
+    raw: str
+    envelope: Envelope
+    body: str
+    continuation: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class LineCounts:
+    """How each segment of the log was classified."""
+
+    segments: int = 0
+    recognized: int = 0
+    unrecognized: int = 0
+    foreign: int = 0
+    blank: int = 0
+
+
+def assemble_records(segments: Iterable[tuple[int, str]]) -> Iterator[Record]:
+    """Attach each bare segment to the enveloped record above it."""
+    pending: Record | None = None
+    for number, text in segments:
+        envelope, body = split_envelope(text)
+        if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
+            pending.continuation.append((number, text))
+            continue
+        if pending is not None:
+            yield pending
+        pending = Record(number, text, envelope, body)
+    if pending is not None:
+        yield pending
+
+
+def _start_rule(envelope: Envelope) -> str:
+    return "trtexec_message" if envelope.producer == "trtexec" else "message"
+
+
+class RecordParser:
+    """Parses records with the message grammar and keeps the line counts."""
+
+    def __init__(self) -> None:
+        self._lark: Lark = message_parser()
+        self._transformer = self._lark.options.transformer
+        self.counts = LineCounts()
+        self._seen_envelope = False
+
+    def parse(self, record: Record) -> list[Event]:
+        counts = self.counts
+        lines = [record.body] + [text for _, text in record.continuation]
+        numbers = [record.line] + [number for number, _ in record.continuation]
+        counts.segments += len(lines)
+        # Trailing blank continuation lines (a message that ended in "\n") are just blank.
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+            numbers.pop()
+            counts.blank += 1
+        if record.envelope is not NO_ENVELOPE:
+            self._seen_envelope = True
+        events, used = self._parse_head(record, lines, numbers)
+        for number, text in zip(numbers[used:], lines[used:], strict=True):
+            events.extend(self._parse_bare(record.envelope, number, text))
+        return events
+
+    def _parse_head(self, record: Record, lines: list[str], numbers: list[int]) -> tuple[list[Event], int]:
+        """Parse the record's first line with as many continuation lines as its message takes."""
+        envelope = record.envelope
+        if not record.body.strip():
+            if envelope is NO_ENVELOPE:
+                self.counts.blank += 1
+                return [], 1
+            self.counts.recognized += 1
+            return [EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))], 1
+        if envelope.producer in FOREIGN_PRODUCERS:
+            self.counts.foreign += 1
+            return [Foreign(line=record.line, end_line=record.line, text=record.raw, **_envelope_fields(envelope))], 1
+        starts = [_start_rule(envelope)]
+        if envelope.severity in WARNING_OR_WORSE:
+            starts.append("diagnostic")
+        for start in starts:
+            used = len(lines)
+            while used >= 1:
+                events, error_line = self._try(start, envelope, numbers[0], numbers[used - 1], lines[:used])
+                if events is not None:
+                    self.counts.recognized += used
+                    return events, used
+                # Retry with the lines before the one the grammar stumbled on; if it stumbled
+                # on the first line, or gave no position, the first line alone is the last try.
+                if error_line is None:
+                    used = 1 if used > 1 else 0
+                elif error_line <= 1:
+                    used = 0
+                else:
+                    used = min(used - 1, error_line - 1)
+        return [self._unclaimed(envelope, record.line, record.raw)], 1
+
+    def _parse_bare(self, envelope: Envelope, number: int, text: str) -> list[Event]:
+        """A continuation line the record's message did not take, parsed on its own."""
+        if not text.strip():
+            self.counts.blank += 1
+            return []
+        inherited = Envelope("none", envelope.timestamp, None, "none")
+        events, _ = self._try("message", inherited, number, number, [text])
+        if events is not None:
+            self.counts.recognized += 1
+            return events
+        self.counts.foreign += 1
+        return [Foreign(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
+
+    def _try(
+        self, start: str, envelope: Envelope, line: int, end_line: int, lines: list[str]
+    ) -> tuple[list[Event] | None, int | None]:
+        self._transformer.begin(envelope, line, end_line)
+        try:
+            result = self._lark.parse("\n".join(lines), start=start)
+        except UnexpectedInput as error:
+            return None, _first_bad_line(error)
+        except Exception:
+            # A transformer that cannot build its event (a value out of range, a malformed
+            # number) leaves the record unclaimed rather than stopping the parse.
+            if STRICT:
+                raise
+            return None, None
+        return (result if isinstance(result, list) else [result]), None
+
+    def _unclaimed(self, envelope: Envelope, line: int, raw: str) -> Event:
+        fields = _envelope_fields(envelope)
+        if envelope.producer in RELAYING_PRODUCERS or (envelope is NO_ENVELOPE and self._seen_envelope):
+            self.counts.foreign += 1
+            return Foreign(line=line, end_line=line, text=raw, **fields)
+        self.counts.unrecognized += 1
+        return Unrecognized(line=line, end_line=line, text=raw, **fields)
+
+
+def _envelope_fields(envelope: Envelope) -> dict[str, object]:
+    return {"timestamp": envelope.timestamp, "severity": envelope.severity, "producer": envelope.producer}
+
+
+def _first_bad_line(error: UnexpectedInput) -> int | None:
+    """The first line of the record the grammar could not take (1-based), if known.
+
+    A message that is complete but followed by a line it does not take fails on the newline
+    that ends it; that newline belongs to the line before the bad one.
+    """
+    line = getattr(error, "line", None)
+    if not isinstance(line, int) or line <= 0:
+        return None
+    token = getattr(error, "token", None)
+    if token is not None and token.type == "_NL":
+        return line + 1
+    if getattr(error, "char", None) == "\n":
+        return line + 1
+    return line

@@ -1,0 +1,203 @@
+"""Autotuning: costs, format combinations, runners, tactics, choices, timing cache."""
+
+from __future__ import annotations
+
+import re
+
+from lark import Token, v_args
+
+from trtlog.events.autotuning import (
+    ChoseRunner,
+    ComputingCosts,
+    FastestTactic,
+    FormatCombination,
+    GeneratedKernelCount,
+    KernelSelected,
+    NonConformingImplementation,
+    OptimizationProfile,
+    ReformatLayerAdded,
+    RunnerSkipped,
+    SetTacticName,
+    TacticPruning,
+    TacticSkipped,
+    TacticSource,
+    TacticTiming,
+    TimingCache,
+    TimingCacheHit,
+    TimingRunner,
+)
+from trtlog.events.base import TacticId, time_ms
+from trtlog.parse.transform.context import RecordTransformer, split_formats, text
+
+# " (CaskConvolution[0x80000009])" -> runner, runner id
+_RUNNER_SUFFIX = re.compile(r" \((?P<runner>[A-Za-z]\w*)(?:\[(?P<id>0x[0-9a-fA-F]+)\])?\)")
+# 7.x: "<layer> (<variant>) Set Tactic Name: ..." names a cuDNN variant in parentheses.
+_SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
+
+
+def _runner(suffix: Token) -> tuple[str, int | None]:
+    match = _RUNNER_SUFFIX.fullmatch(str(suffix))
+    if match is None:
+        return str(suffix).strip(" ()"), None
+    runner_id = match.group("id")
+    return match.group("runner"), None if runner_id is None else int(runner_id, 16)
+
+
+@v_args(inline=True)
+class AutotuningRules(RecordTransformer):
+    def optimization_profile(self, profile, index, total) -> OptimizationProfile:
+        return OptimizationProfile(
+            **self.fields(), profile=int(profile), index=int(index), total=int(total)
+        )
+
+    def computing_costs(self, subject) -> ComputingCosts:
+        # 8.0-8.5 print the line with an empty layer name.
+        layer = (text(subject) or "").strip() or None
+        return ComputingCosts(**self.fields(), layer=layer)
+
+    def computing_reformatting_costs(self, _subject) -> ComputingCosts:
+        return ComputingCosts(**self.fields(), reformatting=True)
+
+    def format_combination(self, inputs, outputs) -> FormatCombination:
+        return FormatCombination(
+            **self.fields(), inputs=split_formats(inputs), outputs=split_formats(outputs)
+        )
+
+    def reformat_combination(self, inputs, outputs) -> FormatCombination:
+        return FormatCombination(
+            **self.fields(), inputs=split_formats(inputs), outputs=split_formats(outputs),
+            reformat=True,
+        )  # fmt: skip
+
+    def timing_runner(self, subject, suffix) -> TimingRunner:
+        runner, runner_id = _runner(suffix)
+        return TimingRunner(
+            **self.fields(), layer=text(subject), runner=runner, runner_id=runner_id
+        )
+
+    def legacy_timing_runner(self, subject, code) -> TimingRunner:
+        # 5.x prints a numeric runner code instead of the runner's name.
+        return TimingRunner(**self.fields(), layer=str(subject), runner_id=int(code))
+
+    def tactic_timing(self, tactic, time) -> TacticTiming:
+        return TacticTiming(**self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+
+    def named_tactic_timing(self, kernel, parameters, tactic, time) -> TacticTiming:
+        return TacticTiming(
+            **self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time),
+            kernel=str(kernel), kernel_parameters=_parameters(parameters),
+        )  # fmt: skip
+
+    def tactic_skipped(self, tactic, requested, available) -> TacticSkipped:
+        return TacticSkipped(
+            **self.fields(), tactic=TacticId.parse(tactic), reason="scratch",
+            scratch_requested=int(requested), scratch_available=int(available),
+        )  # fmt: skip
+
+    def only_tactic(self, tactic) -> TacticSkipped:
+        return TacticSkipped(**self.fields(), tactic=TacticId.parse(tactic), reason="only option")
+
+    def tactic_skipped_for_memory(self, _index, requested, tactic) -> TacticSkipped:
+        return TacticSkipped(
+            **self.fields(), tactic=TacticId.parse(tactic), reason="insufficient memory",
+            scratch_requested=int(requested),
+        )  # fmt: skip
+
+    def set_tactic_name(self, subject, kernel, tactic, parameters) -> SetTacticName:
+        layer, variant = text(subject), None
+        match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
+        if match:
+            layer, variant = match.group("layer"), match.group("variant")
+        return SetTacticName(
+            **self.fields(), subject=layer, variant=variant, kernel=str(kernel),
+            tactic=None if tactic is None else TacticId.parse(tactic),
+            kernel_parameters=_parameters(parameters),
+        )  # fmt: skip
+
+    def set_tactic_name_only(self, kernel) -> SetTacticName:
+        return SetTacticName(**self.fields(), subject=None, kernel=str(kernel))
+
+    def fastest_tactic(self, tactic, time) -> FastestTactic:
+        return FastestTactic(**self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+
+    def runner_profiled(self, subject, suffix, seconds, tactic, time) -> FastestTactic:
+        runner, runner_id = _runner(suffix)
+        return FastestTactic(
+            **self.fields(), layer=str(subject), runner=runner, runner_id=runner_id,
+            tactic=TacticId.parse(tactic), time_ms=time_ms(time),
+            profiling_seconds=float(seconds),
+        )  # fmt: skip
+
+    def runner_skipped(self, runner) -> RunnerSkipped:
+        return RunnerSkipped(**self.fields(), skipped_runner=str(runner))
+
+    def runner_skipped_for_layer(self, runner, layer) -> RunnerSkipped:
+        return RunnerSkipped(**self.fields(), skipped_runner=str(runner), layer=str(layer).strip())
+
+    def chose_runner(self, runner, tactic) -> ChoseRunner:
+        return ChoseRunner(**self.fields(), chosen_runner=str(runner), tactic=TacticId.parse(tactic))
+
+    def reformat_layer_added(self, tensor, source, from_format, to_format) -> ReformatLayerAdded:
+        return ReformatLayerAdded(
+            **self.fields(), tensor=str(tensor), source=str(source),
+            from_format=str(from_format), to_format=str(to_format).strip(),
+        )  # fmt: skip
+
+    def kernel_selected(self, index, kind) -> KernelSelected:
+        return KernelSelected(**self.fields(), index=int(index), kernel_kind=str(kind))
+
+    def kernel_index_assigned(self, layer, index) -> KernelSelected:
+        return KernelSelected(**self.fields(), index=int(index), layer=str(layer))
+
+    def tactic_pruning(self, layer, available, unparsable, pruned, remaining) -> TacticPruning:
+        return TacticPruning(
+            **self.fields(), layer=str(layer), available=int(available),
+            unparsable=int(unparsable), pruned=int(pruned), remaining=int(remaining),
+        )  # fmt: skip
+
+    def non_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
+        return NonConformingImplementation(
+            **self.fields(), layer=str(layer), detail=(text(detail) or "").strip() or None
+        )
+
+    def generated_kernel_count(self, count) -> GeneratedKernelCount:
+        return GeneratedKernelCount(**self.fields(), count=int(count))
+
+    def tactic_source(self, source, role) -> TacticSource:
+        role_text = str(role).strip()
+        role_text = role_text[3:] if role_text.startswith("as ") else role_text
+        return TacticSource(**self.fields(), source=str(source), role=role_text)
+
+    def tactic_source_disabled(self, source) -> TacticSource:
+        return TacticSource(**self.fields(), source=str(source).strip(), role=None, enabled=False)
+
+    def timing_cache(self, scope) -> TimingCache:
+        return TimingCache(**self.fields(), action="in use", scope=str(scope).lower())
+
+    def timing_cache_deleted(self, entries, hits) -> TimingCache:
+        return TimingCache(**self.fields(), action="deleted", entries=int(entries), hits=int(hits))
+
+    def timing_cache_unreadable(self, path) -> TimingCache:
+        return TimingCache(**self.fields(), action="unreadable", path=str(path))
+
+    def timing_cache_serialized(self, entries) -> TimingCache:
+        return TimingCache(**self.fields(), action="serialized", entries=int(entries))
+
+    def timing_cache_file(self, verb, size, _direction, path) -> TimingCache:
+        return TimingCache(
+            **self.fields(), action=str(verb).lower(), size_bytes=int(size), path=str(path).strip()
+        )
+
+    def timing_cache_disabled(self) -> TimingCache:
+        return TimingCache(**self.fields(), action="disabled")
+
+    def timing_cache_hit(self, subject, inputs, outputs, runner, tactic, time) -> TimingCacheHit:
+        formats = f"{text(inputs) or ''} -> {text(outputs) or ''}"
+        return TimingCacheHit(
+            **self.fields(), subject=str(subject), formats=formats, cached_runner=str(runner),
+            tactic=TacticId.parse(tactic), time_ms=time_ms(time),
+        )  # fmt: skip
+
+
+def _parameters(token: Token | None) -> str | None:
+    return None if token is None else str(token).strip()

@@ -1,0 +1,45 @@
+"""Warnings and errors in their generic form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import v_args
+
+from trtlog.events.diagnostics import AffectedWeights, Diagnostic
+from trtlog.parse.transform.context import RecordTransformer, text
+
+
+@v_args(inline=True)
+class DiagnosticRules(RecordTransformer):
+    def diagnostic(self, location, message, *continuation) -> Diagnostic:
+        parts: dict[str, Any] = {}
+        if isinstance(message, dict):
+            parts = message
+            message_text = parts.pop("text")
+        else:
+            message_text = str(message)
+        lines = tuple("" if line is None else str(line) for line in continuation)
+        return Diagnostic(
+            **self.fields(), text=message_text.strip(),
+            location=None if location is None else str(location).rstrip(": "),
+            continuation=lines, **parts,
+        )  # fmt: skip
+
+    def error_code_message(self, origin, code, category, detail) -> dict[str, Any]:
+        origin_text = (text(origin) or "").strip().rstrip(":").strip() or None
+        detail_text = text(detail)
+        return {
+            "text": f"{origin_text + ' ' if origin_text else ''}Error Code {code}: {category} ({detail_text or ''})",
+            "origin": origin_text,
+            "error_code": int(code),
+            "category": str(category).strip(),
+            "detail": detail_text,
+        }
+
+
+
+    def affected_weights(self, weights) -> AffectedWeights:
+        return AffectedWeights(
+            **self.fields(), weights=tuple(part.strip() for part in str(weights).split(", "))
+        )

@@ -1,0 +1,97 @@
+"""Engine layers: Engine Layer Information, detailed records, trtexec's layer listing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, v_args
+
+from trtlog.events.base import TacticId, Tensor
+from trtlog.events.engine import (
+    EngineBinding,
+    EngineLayer,
+    EngineLayerInformation,
+    LayerInformation,
+    LayerPlacement,
+    LayersRunningOn,
+)
+from trtlog.parse.transform.context import RecordTransformer, dtype_of_format, tensor, text
+
+_TENSOR_ATTRIBUTES = {"Inputs", "Outputs"}
+
+
+@v_args(inline=True)
+class EngineRules(RecordTransformer):
+    def engine_layer_information(self, *layers: EngineLayer | None) -> list[Any]:
+        found = [layer for layer in layers if layer is not None]
+        header = EngineLayerInformation(
+            **{**self.fields(), "end_line": self._line}, layer_count=len(found)
+        )
+        return [header, *found]
+
+    def engine_layer(self, layer_type, name, tactic, inputs, outputs) -> EngineLayer:
+        return EngineLayer(
+            **self.fields_at(layer_type), name=str(name), layer_type=str(layer_type),
+            tactic=TacticId.parse(tactic), inputs=tuple(inputs or ()), outputs=tuple(outputs or ()),
+        )  # fmt: skip
+
+    def engine_layer_detailed(self, name, layer_type, *attributes) -> EngineLayer:
+        values: dict[str, Any] = {}
+        others: list[tuple[str, str]] = []
+        for key, value in attributes:
+            if key in _TENSOR_ATTRIBUTES or key in ("TacticName", "TacticValue"):
+                values[key] = value
+            else:
+                others.append((key, value))
+        tactic = values.get("TacticValue")
+        return EngineLayer(
+            **self.fields_at(name), name=str(name), layer_type=str(layer_type),
+            tactic=TacticId.parse(tactic) if tactic else None, kernel=values.get("TacticName"),
+            inputs=values.get("Inputs", ()), outputs=values.get("Outputs", ()),
+            attributes=tuple(others),
+        )  # fmt: skip
+
+    def tensor_list(self, *tensors: Tensor) -> list[Tensor]:
+        return list(tensors)
+
+    def tensor(self, name, dtype, dims) -> Tensor:
+        return tensor(str(name), str(dtype), text(dims))
+
+    def detailed_attribute(self, key, *values) -> tuple[str, Any]:
+        if key.type == "DETAILED_TENSORS_KEY":
+            return str(key), tuple(value for value in values if value is not None)
+        return str(key), (text(values[0]) or "").strip() if values else ""
+
+    def detailed_tensor(self, name, location, dims, fmt) -> Tensor:
+        return tensor(str(name), dtype_of_format(str(fmt)), text(dims), str(fmt))
+
+    def layer_information(self) -> LayerInformation:
+        return LayerInformation(**self.fields(), title="Layer Information")
+
+    def layer_listing(self, title: Token, *entries: Any) -> list[Any]:
+        events: list[Any] = [LayerInformation(**{**self.fields(), "end_line": self._line}, title="Layers")]
+        for entry in entries:
+            if entry is None:
+                continue
+            if isinstance(entry, EngineLayer):
+                events.append(entry)
+            elif entry.type == "LISTED_LAYER_NAME":
+                events.append(EngineLayer(**self.fields_at(entry), name=str(entry)))
+            elif entry.type == "BINDINGS_TITLE":
+                events.append(LayerInformation(**self.fields_at(entry), title="Bindings"))
+            else:
+                events.append(EngineBinding(**self.fields_at(entry), name=str(entry)))
+        return events
+
+    def layers_running_on(self, device) -> LayersRunningOn:
+        return LayersRunningOn(**self.fields(), device=str(device))
+
+    def layers_running_on_8x(self, device) -> LayersRunningOn:
+        return LayersRunningOn(**self.fields(), device=str(device))
+
+    def layer_placement(self, tag, kind, layer) -> LayerPlacement:
+        device = "DLA" if tag.startswith("[Dla") else "GPU"
+        return LayerPlacement(**self.fields(), device=device, layer_kind=str(kind), layer=str(layer).strip())
+
+    def no_layer_placement(self, device) -> LayerPlacement:
+        return LayerPlacement(**self.fields(), device=str(device))

@@ -1,0 +1,56 @@
+"""ONNX parser phase."""
+
+from __future__ import annotations
+
+from lark import v_args
+
+from trtlog.events.onnx import (
+    NetworkInput,
+    NetworkOutput,
+    OnnxImporterTrace,
+    OnnxModelBanner,
+    OnnxModelInfo,
+)
+from trtlog.parse.transform.context import RecordTransformer, text
+
+
+@v_args(inline=True)
+class OnnxRules(RecordTransformer):
+    def onnx_model_banner(self, _banner) -> OnnxModelBanner:
+        return OnnxModelBanner(**self.fields())
+
+    def onnx_model_info(self, key, value) -> OnnxModelInfo:
+        return OnnxModelInfo(**self.fields(), key=str(key), value=(text(value) or "").strip())
+
+    def network_input(self, name, dtype, dims) -> NetworkInput:
+        shape = tuple(int(d) for d in str(dims).split(",") if d.strip()) if dims else ()
+        return NetworkInput(**self.fields(), name=str(name), dtype=str(dtype), dims=shape)
+
+    def network_output(self, tensor, name) -> NetworkOutput:
+        return NetworkOutput(**self.fields(), tensor=str(tensor), name=str(name))
+
+    def onnx_importer_trace(self, step, rest) -> OnnxImporterTrace:
+        return OnnxImporterTrace(
+            **self.fields(), step=str(step).rstrip(": "), subject=(text(rest) or "").strip()
+        )
+
+    def onnx_node_io(self, node, op, direction, rest) -> OnnxImporterTrace:
+        return OnnxImporterTrace(
+            **self.fields(), step=f"node {direction}", subject=f"{node} [{op}]",
+            detail=(text(rest) or "").strip().rstrip(","),
+        )  # fmt: skip
+
+    def onnx_importer_note(self, note, rest) -> OnnxImporterTrace:
+        return OnnxImporterTrace(**self.fields(), step="note", subject=str(note), detail=text(rest))
+
+    def onnx_importer_broadcast(self, node, detail) -> OnnxImporterTrace:
+        return OnnxImporterTrace(**self.fields(), step="broadcasting", subject=str(node), detail=str(detail))
+
+    def onnx_importer_clamp(self, detail) -> OnnxImporterTrace:
+        return OnnxImporterTrace(**self.fields(), step="Weight out of range", subject=str(detail))
+
+    def onnx_importer_resize(self, *settings) -> OnnxImporterTrace:
+        return OnnxImporterTrace(
+            **self.fields(), step="Running resize layer with", subject="",
+            detail="; ".join(str(setting) for setting in settings),
+        )  # fmt: skip

@@ -1,0 +1,121 @@
+"""Inference performance, per-layer profile, output dumps."""
+
+from __future__ import annotations
+
+from lark import v_args
+
+from trtlog.events.performance import (
+    InferenceProgress,
+    LegacyPerfHeader,
+    LegacyPerfStatistic,
+    OutputDump,
+    PerfAdvice,
+    PerfAdviceDetail,
+    PerfStatistic,
+    PerfValue,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    TraceAverage,
+)
+from trtlog.parse.transform.context import RecordTransformer
+
+
+def _float(token) -> float | None:
+    return None if token is None else float(token)
+
+
+@v_args(inline=True)
+class PerformanceRules(RecordTransformer):
+    def perf_statistic(self, metric, low, high, mean, median, *percentiles) -> PerfStatistic:
+        pairs = tuple(
+            (float(percentiles[i]), float(percentiles[i + 1])) for i in range(0, len(percentiles), 2)
+        )
+        return PerfStatistic(
+            **self.fields(), metric=str(metric), min=float(low), max=float(high), mean=float(mean),
+            median=float(median), percentiles=pairs,
+        )  # fmt: skip
+
+    def perf_value(self, metric, value, unit) -> PerfValue:
+        return PerfValue(**self.fields(), metric=str(metric), value=float(value), unit=str(unit))
+
+    def trace_average(self, runs, gpu, host, end_to_end, enqueue) -> TraceAverage:
+        return TraceAverage(
+            **self.fields(), runs=int(runs), gpu_latency_ms=float(gpu), host_latency_ms=float(host),
+            end_to_end_ms=_float(end_to_end), enqueue_ms=float(enqueue),
+        )  # fmt: skip
+
+    def legacy_perf_header(self, metric) -> LegacyPerfHeader:
+        return LegacyPerfHeader(**self.fields(), metric=str(metric))
+
+    def legacy_perf_statistic(self, stat, value, end_to_end) -> LegacyPerfStatistic:
+        return LegacyPerfStatistic(
+            **self.fields(), stat=str(stat), value=float(value), end_to_end=_float(end_to_end)
+        )
+
+    def legacy_perf_percentile(self, value, percentile, end_to_end, _e2e_percentile) -> LegacyPerfStatistic:
+        return LegacyPerfStatistic(
+            **self.fields(), stat="percentile", value=float(value), percentile=float(percentile),
+            end_to_end=_float(end_to_end),
+        )  # fmt: skip
+
+    def legacy_perf_value(self, stat, value, unit) -> LegacyPerfStatistic:
+        return LegacyPerfStatistic(**self.fields(), stat=str(stat), value=float(value), unit=str(unit))
+
+    def inference_progress(self, queries, ms) -> InferenceProgress:
+        return InferenceProgress(**self.fields(), what="warmup", count=int(queries), value=float(ms) / 1000)
+
+    def timing_trace(self, queries, seconds) -> InferenceProgress:
+        return InferenceProgress(**self.fields(), what="timing trace", count=int(queries), value=float(seconds))
+
+    def trace_averages_header(self, runs) -> InferenceProgress:
+        return InferenceProgress(**self.fields(), what="trace averages", count=int(runs))
+
+    def inference_binding(self, note, detail) -> InferenceProgress:
+        return InferenceProgress(**self.fields(), what=str(note).strip(), detail=str(detail))
+
+    def perf_advice(self, advice) -> PerfAdvice:
+        return PerfAdvice(**self.fields(), text=str(advice).strip())
+
+    def perf_advice_detail(self, detail) -> PerfAdviceDetail:
+        return PerfAdviceDetail(**self.fields(), text=str(detail).strip())
+
+    def profile_header(self, iterations) -> ProfileHeader:
+        return ProfileHeader(**self.fields(), iterations=int(iterations))
+
+    def profile_columns(self, columns) -> ProfileColumns:
+        header = str(columns).strip()
+        if header.startswith("Time(ms)"):
+            layout = "numbers-first"
+        elif "Median" in header:
+            layout = "name-first-median"
+        else:
+            layout = "name-first"
+        return ProfileColumns(**self.fields(), layout=layout)
+
+    def profile_row(self, name, numbers) -> ProfileRow:
+        values = [float(value) for value in numbers.split()]
+        median = values[2] if len(values) == 4 else None
+        return ProfileRow(
+            **self.fields(), layer=str(name).strip(), total_ms=values[0], average_ms=values[1],
+            median_ms=median, percent=values[-1],
+        )  # fmt: skip
+
+    def profile_row_numbers_first(self, numbers, name) -> ProfileRow:
+        total, average, median, percent = (float(value) for value in numbers.split())
+        return ProfileRow(
+            **self.fields(), layer=str(name).strip(), total_ms=total, average_ms=average,
+            median_ms=median, percent=percent,
+        )  # fmt: skip
+
+    def output_dump(self) -> OutputDump:
+        return OutputDump(**self.fields(), what="title")
+
+    def output_tensor(self, name, shape) -> OutputDump:
+        return OutputDump(**self.fields(), what="tensor", tensor=str(name), shape=str(shape))
+
+    def output_values(self, values) -> OutputDump:
+        return OutputDump(**self.fields(), what="values", value_count=len(values.split()))
+
+    def trace_lines_omitted(self, count) -> InferenceProgress:
+        return InferenceProgress(**self.fields(), what="omitted trace lines", count=int(count))

@@ -1,0 +1,55 @@
+"""Run header and footer, TensorRT version."""
+
+from __future__ import annotations
+
+from lark import Token, v_args
+
+from trtlog.events.run import LoadedModule, RunFooter, RunHeader, TensorrtVersion, version_from_code
+from trtlog.parse.transform.context import RecordTransformer, text
+
+
+def _version(tag: Token | None) -> str | None:
+    # " [TensorRT v8502]"
+    if tag is None:
+        return None
+    return version_from_code(int(tag.strip()[len("[TensorRT v") : -1]))
+
+
+def _build(tag: Token | None) -> str | None:
+    return None if tag is None else tag.strip()[1:-1]
+
+
+@v_args(inline=True)
+class RunRules(RecordTransformer):
+    def run_header(self, program, version, build, command) -> RunHeader:
+        return RunHeader(
+            **self.fields(), program=str(program), command=(text(command) or "").strip(),
+            version=_version(version), build=_build(build),
+        )  # fmt: skip
+
+    def polygraphy_run_header(self, command) -> RunHeader:
+        return RunHeader(**self.fields(), program="polygraphy", command=str(command))
+
+    def run_footer(self, status, program, version, build, command) -> RunFooter:
+        return RunFooter(
+            **self.fields(), status=str(status), program=str(program),
+            command=(text(command) or "").strip(), version=_version(version), build=_build(build),
+        )  # fmt: skip
+
+    def polygraphy_run_footer(self, status, runtime, command) -> RunFooter:
+        return RunFooter(
+            **self.fields(), status=str(status), program="polygraphy", command=str(command),
+            runtime_seconds=None if runtime is None else float(runtime),
+        )  # fmt: skip
+
+    def tensorrt_version(self, version) -> TensorrtVersion:
+        # 8.0.3 prints the integer code (8003); later versions print "8.2.3".
+        value = str(version)
+        if "." not in value:
+            value = version_from_code(int(value))
+        return TensorrtVersion(**self.fields(), version=value)
+
+    def loaded_module(self, module, version, path) -> LoadedModule:
+        return LoadedModule(
+            **self.fields(), module=str(module), version=text(version), path=str(path).strip()
+        )
