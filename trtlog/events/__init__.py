@@ -37,6 +37,7 @@ from trtlog.events.engine import (
     LayersRunningOn,
 )
 from trtlog.events.graph import (
+    ForeignNodeMetadata,
     FusionPassRunning,
     GraphRewrite,
     LayersSwapped,
@@ -46,6 +47,8 @@ from trtlog.events.graph import (
     LayersFused,
     LayersMerged,
     LayerTypeConverted,
+    SymbolicShape,
+    TensorRetargeted,
 )
 from trtlog.events.memory import (
     BlockAssignment,
@@ -95,7 +98,8 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     SectionHeader, OptionLine, DeviceProperty,
     OnnxModelBanner, OnnxModelInfo, NetworkInput, NetworkOutput, OnnxImporterTrace,
     LayerCount, FusionPassRunning, LayersFused, LayerRemoved, LayerTypeConverted,
-    LayerEliminated, LayersMerged, GraphRewrite, LayersSwapped,
+    LayerEliminated, LayersMerged, GraphRewrite, LayersSwapped, TensorRetargeted,
+    ForeignNodeMetadata, SymbolicShape,
     OptimizationProfile, ComputingCosts, FormatCombination, TimingRunner, TacticTiming,
     TacticSkipped, SetTacticName, FastestTactic, RunnerSkipped, ChoseRunner,
     ReformatLayerAdded, KernelSelected, GeneratedKernelCount, TacticSource, TimingCache,

@@ -101,3 +101,37 @@ class LayersSwapped(Event):
     family: ClassVar[str] = "graph"
     first: str
     second: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TensorRetargeted(Event):
+    """``Retargeting A to B`` or ``Generating copy for A to B because ...`` (``copied``)."""
+
+    family: ClassVar[str] = "graph"
+    tensor: str
+    target: str
+    copied: bool = False
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForeignNodeMetadata(Event):
+    """10.x: ``ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]``:
+    the ONNX layers a Myelin region was built from."""
+
+    family: ClassVar[str] = "graph"
+    node: str
+    onnx_layers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SymbolicShape(Event):
+    """10.x's dump of symbolic shapes: a layer (``item`` "layer": ``name`` "CONVOLUTION
+    node_conv2d"), one of its tensors ("input"/"output": ``name`` is the index) or a dimension
+    ("dimension": ``value`` as printed, ``symbol`` its symbolic name)."""
+
+    family: ClassVar[str] = "graph"
+    item: str
+    name: str | None = None
+    value: str | None = None
+    symbol: str | None = None

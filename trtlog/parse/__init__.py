@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from trtlog.events.base import Event
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
-from trtlog.parse.records import RecordParser, assemble_records
+from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
 
 __all__ = [
@@ -34,10 +34,31 @@ class _LineCounter:
 def iter_events(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Event]:
     """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
     parser = parser or RecordParser()
-    raw_events = (
-        event for record in assemble_records(numbered_segments(lines)) for event in parser.parse(record)
-    )
-    yield from fold(raw_events)
+    yield from fold(_record_events(assemble_records(numbered_segments(lines)), parser))
+
+
+# Lines before the first envelope are TensorRT's only if the log never uses envelopes (5.x
+# trtexec); otherwise they are a program's banner or a human's elision ("......").
+_LEADING_LINES_LIMIT = 1000
+
+
+def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[Event]:
+    leading: list[Event] | None = []
+    for record in records:
+        events = parser.parse(record)
+        if leading is None:
+            yield from events
+            continue
+        if not parser.seen_envelope and len(leading) < _LEADING_LINES_LIMIT:
+            leading.extend(events)
+            continue
+        if parser.seen_envelope:
+            leading = parser.reclassify_as_foreign(leading)
+        yield from leading
+        yield from events
+        leading = None
+    if leading:
+        yield from leading
 
 
 def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> ParsedLog:

@@ -21,8 +21,9 @@ FAMILY_FILES = (
     "performance.lark",
     "notes.lark",
     "diagnostics.lark",
+    "foreign.lark",
 )
-MESSAGE_START_RULES = ("message", "trtexec_message", "diagnostic")
+MESSAGE_START_RULES = ("message", "trtexec_message", "diagnostic", "foreign_message")
 
 
 def grammar_text(name: str) -> str:

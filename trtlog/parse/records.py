@@ -30,6 +30,9 @@ from trtlog.parse.envelope import (
 from trtlog.parse.grammar import message_parser
 
 
+# Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
+POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
+
 # Set TRTLOG_STRICT=1 to let errors inside event builders propagate (the test suite does).
 STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
 
@@ -82,7 +85,7 @@ class RecordParser:
         self._lark: Lark = message_parser()
         self._transformer = self._lark.options.transformer
         self.counts = LineCounts()
-        self._seen_envelope = False
+        self.seen_envelope = False
 
     def parse(self, record: Record) -> list[Event]:
         counts = self.counts
@@ -95,7 +98,7 @@ class RecordParser:
             numbers.pop()
             counts.blank += 1
         if record.envelope is not NO_ENVELOPE:
-            self._seen_envelope = True
+            self.seen_envelope = True
         events, used = self._parse_head(record, lines, numbers)
         for number, text in zip(numbers[used:], lines[used:], strict=True):
             events.extend(self._parse_bare(record.envelope, number, text))
@@ -131,6 +134,11 @@ class RecordParser:
                     used = 0
                 else:
                     used = min(used - 1, error_line - 1)
+        if envelope.producer in POLYGRAPHY_OR_LOGGER:
+            events, _ = self._try("foreign_message", envelope, record.line, record.line, [record.body], record.raw)
+            if events is not None:
+                self.counts.foreign += 1
+                return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
     def _parse_bare(self, envelope: Envelope, number: int, text: str) -> list[Event]:
@@ -147,9 +155,9 @@ class RecordParser:
         return [Foreign(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
 
     def _try(
-        self, start: str, envelope: Envelope, line: int, end_line: int, lines: list[str]
+        self, start: str, envelope: Envelope, line: int, end_line: int, lines: list[str], raw: str = ""
     ) -> tuple[list[Event] | None, int | None]:
-        self._transformer.begin(envelope, line, end_line)
+        self._transformer.begin(envelope, line, end_line, raw)
         try:
             result = self._lark.parse("\n".join(lines), start=start)
         except UnexpectedInput as error:
@@ -162,9 +170,23 @@ class RecordParser:
             return None, None
         return (result if isinstance(result, list) else [result]), None
 
+    def reclassify_as_foreign(self, events: list[Event]) -> list[Event]:
+        """Bare lines read before the log's first envelope turned out to be foreign."""
+        result: list[Event] = []
+        for event in events:
+            if isinstance(event, Unrecognized) and event.producer == "none":
+                self.counts.unrecognized -= 1
+                self.counts.foreign += 1
+                event = Foreign(
+                    line=event.line, end_line=event.end_line, timestamp=event.timestamp,
+                    severity=event.severity, producer=event.producer, text=event.text,
+                )  # fmt: skip
+            result.append(event)
+        return result
+
     def _unclaimed(self, envelope: Envelope, line: int, raw: str) -> Event:
         fields = _envelope_fields(envelope)
-        if envelope.producer in RELAYING_PRODUCERS or (envelope is NO_ENVELOPE and self._seen_envelope):
+        if envelope.producer in RELAYING_PRODUCERS or (envelope is NO_ENVELOPE and self.seen_envelope):
             self.counts.foreign += 1
             return Foreign(line=line, end_line=line, text=raw, **fields)
         self.counts.unrecognized += 1

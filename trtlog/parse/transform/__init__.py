@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from trtlog.events.base import Event
+from trtlog.events.records import Foreign
 from trtlog.parse.transform.autotuning import AutotuningRules
 from trtlog.parse.transform.context import RecordTransformer
 from trtlog.parse.transform.diagnostics import DiagnosticRules
@@ -46,6 +47,9 @@ class MessageTransformer(
 
     def trtexec_message(self, children: list[Any]) -> list[Event]:
         return _as_events(children)
+
+    def foreign_message(self, children: list[Any]) -> list[Event]:
+        return [Foreign(**{**self.fields(), "producer": "polygraphy"}, text=self.raw_text)]
 
     def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
         # "_rule"s are spliced into their parent by Lark; every other rule must build something.

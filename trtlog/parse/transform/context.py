@@ -28,8 +28,9 @@ class RecordTransformer(Transformer):
         super().__init__()
         self.begin(NO_ENVELOPE, 1, 1)
 
-    def begin(self, envelope: Envelope, line: int, end_line: int) -> None:
+    def begin(self, envelope: Envelope, line: int, end_line: int, raw_text: str = "") -> None:
         self._line = line
+        self.raw_text = raw_text
         self._fields: dict[str, Any] = {
             "line": line,
             "end_line": end_line,

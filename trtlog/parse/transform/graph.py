@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from lark import v_args
 
 from trtlog.events.graph import (
+    ForeignNodeMetadata,
     FusionPassRunning,
     GraphRewrite,
     LayersSwapped,
@@ -14,6 +17,8 @@ from trtlog.events.graph import (
     LayersFused,
     LayersMerged,
     LayerTypeConverted,
+    SymbolicShape,
+    TensorRetargeted,
 )
 from trtlog.parse.transform.context import RecordTransformer, text
 
@@ -73,3 +78,24 @@ class GraphRules(RecordTransformer):
 
     def layers_swapped(self, first, second) -> LayersSwapped:
         return LayersSwapped(**self.fields(), first=str(first), second=str(second))
+
+    def tensor_retargeted(self, tensor, target) -> TensorRetargeted:
+        return TensorRetargeted(**self.fields(), tensor=str(tensor), target=str(target).strip())
+
+    def tensor_copied(self, tensor, target, reason) -> TensorRetargeted:
+        return TensorRetargeted(
+            **self.fields(), tensor=str(tensor), target=str(target), copied=True, reason=text(reason)
+        )
+
+    def foreign_node_metadata(self, node, metadata) -> ForeignNodeMetadata:
+        layers = re.findall(r"\[ONNX Layer: ([^\]]*)\]", text(metadata) or "")
+        return ForeignNodeMetadata(**self.fields(), node=str(node), onnx_layers=tuple(layers))
+
+    def symbolic_shape(self, kind, name) -> SymbolicShape:
+        return SymbolicShape(**self.fields(), item="layer", name=f"{kind} {name}".strip())
+
+    def symbolic_shape_tensor(self, role, index) -> SymbolicShape:
+        return SymbolicShape(**self.fields(), item=role.strip().lower(), name=str(index))
+
+    def symbolic_shape_dimension(self, value, symbol) -> SymbolicShape:
+        return SymbolicShape(**self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip())
