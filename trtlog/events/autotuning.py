@@ -123,13 +123,16 @@ class ChoseRunner(AutotuningEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ReformatLayerAdded(AutotuningEvent):
-    """``Adding reformat layer: <tensor> (<source>) from <format> to <format>`` (8.6 and later)."""
+class ReformatLayerAdded(Event):
+    """``Adding reformat layer: <tensor> (<source>) from <format> to <format>`` (8.2 and later),
+    printed once tactics are chosen; ``build`` numbers the build it belongs to."""
 
+    family: ClassVar[str] = "autotuning"
     tensor: str
     source: str
     from_format: str
     to_format: str
+    build: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

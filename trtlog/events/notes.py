@@ -22,14 +22,14 @@ class PluginRegistration(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProgressUpdate(Event):
-    """An IProgressMonitor bar: ``[=---------] Timing graph nodes 23/229``; ``depth`` is the
-    bar's indentation level (nested phases are indented by four spaces)."""
+    """An IProgressMonitor bar: ``[=---------] Timing graph nodes 23/229``; ``indent`` is the
+    number of spaces before the bar (monitors indent nested phases)."""
 
     family: ClassVar[str] = "notes"
     phase: str
     done: int
     total: int
-    depth: int = 0
+    indent: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -107,12 +107,9 @@ class EnvelopeTransformer(Transformer):
 
     def python_logging_envelope(self, prefix: Token) -> Envelope:
         level, logger = prefix.split(":", 2)[:2]
-        if "[TensorRT Conversion Context]" in logger:
-            producer = "trt"
-        elif logger.startswith("torch_tensorrt"):
-            producer = "torch_tensorrt"
-        else:
-            producer = "python"
+        # torch-tensorrt 2.x relays TensorRT's logger as "[TensorRT Conversion Context]"; its
+        # other Python loggers (torch_tensorrt.dynamo...) speak for torch-tensorrt itself.
+        producer = "trt" if "[TensorRT Conversion Context]" in logger else "python"
         return Envelope("python-logging", None, _level(level), producer)
 
     def jetson_envelope(self, tag: Token) -> Envelope:

@@ -21,6 +21,7 @@ from trtlog.events.autotuning import (
     ComputingCosts,
     FastestTactic,
     FormatCombination,
+    ReformatLayerAdded,
     RunnerSkipped,
     SetTacticName,
     TacticTiming,
@@ -128,6 +129,8 @@ def fold(events: Iterable[Event]) -> Iterator[Event]:
         elif isinstance(event, SectionHeader):
             section = event.title
             yield event
+        elif isinstance(event, ReformatLayerAdded):
+            yield replace(event, build=tuning.build) if tuning.build else event
         elif isinstance(event, LayerCount):
             if event.stage == "Original":
                 builds_seen += 1

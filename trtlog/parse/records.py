@@ -50,13 +50,14 @@ class Record:
 
 @dataclass
 class LineCounts:
-    """How each segment of the log was classified."""
+    """How each segment of the log was classified, and which envelope styles it used."""
 
     segments: int = 0
     recognized: int = 0
     unrecognized: int = 0
     foreign: int = 0
     blank: int = 0
+    envelope_styles: dict[str, int] = field(default_factory=dict)
 
 
 def assemble_records(segments: Iterable[tuple[int, str]]) -> Iterator[Record]:
@@ -97,6 +98,8 @@ class RecordParser:
             lines.pop()
             numbers.pop()
             counts.blank += 1
+        style = record.envelope.style
+        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
         if record.envelope is not NO_ENVELOPE:
             self.seen_envelope = True
         events, used = self._parse_head(record, lines, numbers)
@@ -107,15 +110,15 @@ class RecordParser:
     def _parse_head(self, record: Record, lines: list[str], numbers: list[int]) -> tuple[list[Event], int]:
         """Parse the record's first line with as many continuation lines as its message takes."""
         envelope = record.envelope
+        if envelope.producer in FOREIGN_PRODUCERS:
+            self.counts.foreign += 1
+            return [Foreign(line=record.line, end_line=record.line, text=record.raw, **_envelope_fields(envelope))], 1
         if not record.body.strip():
             if envelope is NO_ENVELOPE:
                 self.counts.blank += 1
                 return [], 1
             self.counts.recognized += 1
             return [EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))], 1
-        if envelope.producer in FOREIGN_PRODUCERS:
-            self.counts.foreign += 1
-            return [Foreign(line=record.line, end_line=record.line, text=record.raw, **_envelope_fields(envelope))], 1
         starts = [_start_rule(envelope)]
         if envelope.severity in WARNING_OR_WORSE:
             starts.append("diagnostic")

@@ -25,7 +25,7 @@ class NoteRules(RecordTransformer):
     def progress_update(self, bar, phase, done, total) -> ProgressUpdate:
         indent = len(bar) - len(bar.lstrip(" "))
         return ProgressUpdate(
-            **self.fields(), phase=str(phase), done=int(done), total=int(total), depth=indent // 4
+            **self.fields(), phase=str(phase), done=int(done), total=int(total), indent=indent
         )
 
     def myelin_trace(self, _prefix, rest) -> MyelinTrace:
