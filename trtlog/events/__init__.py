@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from trtlog.events.autotuning import (
     AutotuningEvent,
+    BackendStrategy,
     ChoseRunner,
     ComputingCosts,
     FastestTactic,
@@ -103,7 +104,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     OptimizationProfile, ComputingCosts, FormatCombination, TimingRunner, TacticTiming,
     TacticSkipped, SetTacticName, FastestTactic, RunnerSkipped, ChoseRunner,
     ReformatLayerAdded, KernelSelected, GeneratedKernelCount, TacticSource, TimingCache,
-    TimingCacheHit, TacticPruning, NonConformingImplementation,
+    TimingCacheHit, TacticPruning, NonConformingImplementation, BackendStrategy,
     LayerMemory, MemoryTotal, MemoryAllocation, BlockSize, MemUsageChange, MemUsageSnapshot,
     MemUsageStats, BlockAssignment,
     EngineLayerInformation, EngineLayer, LayerInformation, EngineBinding, LayersRunningOn,

@@ -209,3 +209,16 @@ class NonConformingImplementation(Event):
     family: ClassVar[str] = "autotuning"
     layer: str
     detail: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BackendStrategy(Event):
+    """10.x tries several backend strategies and keeps the fastest engine. ``action`` is
+    "building", "initial", "chosen" or "skipped"; ``estimated_time`` is the builder's estimate of
+    the engine's inference time and ``previous_time`` the estimate it was compared with."""
+
+    family: ClassVar[str] = "autotuning"
+    strategy: int
+    action: str
+    estimated_time: float | None = None
+    previous_time: float | None = None

@@ -2,8 +2,9 @@
 
 Parsing a record never looks at other records; this fold is where order matters:
 - option lines learn which ``=== Section ===`` they sit in;
-- every ``Original: N layers`` opens a new build, and stage counts and autotuning events are
-  numbered by build;
+- every ``Original: N layers`` opens a new build, and so does every further backend strategy
+  10.x tries ("Building graph using backend strategy N" after a pass has run); stage counts,
+  reformat insertions and autotuning events are numbered by build;
 - tactic timings, skips, fastest and chosen tactics learn their layer, format combination and
   timing runner; 7.x-8.5 kernel names (``Set Tactic Name`` lines) are joined to the timing of
   the same tactic;
@@ -17,6 +18,7 @@ from dataclasses import replace
 
 from trtlog.events.autotuning import (
     AutotuningEvent,
+    BackendStrategy,
     ChoseRunner,
     ComputingCosts,
     FastestTactic,
@@ -113,16 +115,44 @@ class _AutotuningContext:
         )  # fmt: skip
 
 
+class _Builds:
+    """Numbers the optimisation passes (builds) of the log."""
+
+    def __init__(self) -> None:
+        self.current = 0
+        self._started = False
+        self._strategy_seen = False
+
+    def start(self) -> None:
+        if self._started:
+            self.current += 1
+        self._started = True
+        self._strategy_seen = False
+
+    def saw_content(self) -> None:
+        self._started = True
+
+    def strategy(self) -> None:
+        # 10.x: the first backend strategy continues the pass "Original:" opened; each further
+        # strategy rebuilds the graph from the network and is a pass of its own.
+        if self._strategy_seen:
+            self.start()
+        self._started = True
+        self._strategy_seen = True
+
+
 def fold(events: Iterable[Event]) -> Iterator[Event]:
     """Yield ``events`` in order, each linked to the context of the events before it."""
     tuning = _AutotuningContext()
-    builds_seen = 0
+    builds = _Builds()
     section: str | None = None
     legacy_metric: str | None = None
     for event in events:
         if not isinstance(event, _SECTION_CONTINUES):
             section = None
         if isinstance(event, AutotuningEvent):
+            builds.saw_content()
+            tuning.build = builds.current
             yield tuning.link(event)
         elif isinstance(event, OptionLine):
             yield replace(event, section=section) if section else event
@@ -130,12 +160,17 @@ def fold(events: Iterable[Event]) -> Iterator[Event]:
             section = event.title
             yield event
         elif isinstance(event, ReformatLayerAdded):
-            yield replace(event, build=tuning.build) if tuning.build else event
+            yield replace(event, build=builds.current) if builds.current else event
         elif isinstance(event, LayerCount):
             if event.stage == "Original":
-                builds_seen += 1
-                tuning.build = builds_seen - 1
-            yield replace(event, build=tuning.build) if tuning.build else event
+                builds.start()
+            else:
+                builds.saw_content()
+            yield replace(event, build=builds.current) if builds.current else event
+        elif isinstance(event, BackendStrategy):
+            if event.action == "building":
+                builds.strategy()
+            yield event
         elif isinstance(event, RunHeader):
             legacy_metric = None
             yield event

@@ -7,6 +7,7 @@ import re
 from lark import Token, v_args
 
 from trtlog.events.autotuning import (
+    BackendStrategy,
     ChoseRunner,
     ComputingCosts,
     FastestTactic,
@@ -159,6 +160,26 @@ class AutotuningRules(RecordTransformer):
         return NonConformingImplementation(
             **self.fields(), layer=str(layer), detail=(text(detail) or "").strip() or None
         )
+
+    def backend_strategy(self, strategy) -> BackendStrategy:
+        return BackendStrategy(**self.fields(), strategy=int(strategy), action="building")
+
+    def backend_strategy_initial(self, strategy, estimate) -> BackendStrategy:
+        return BackendStrategy(
+            **self.fields(), strategy=int(strategy), action="initial", estimated_time=float(estimate)
+        )
+
+    def backend_strategy_chosen(self, strategy, estimate, previous) -> BackendStrategy:
+        return BackendStrategy(
+            **self.fields(), strategy=int(strategy), action="chosen",
+            estimated_time=float(estimate), previous_time=float(previous),
+        )  # fmt: skip
+
+    def backend_strategy_skipped(self, strategy, estimate, previous) -> BackendStrategy:
+        return BackendStrategy(
+            **self.fields(), strategy=int(strategy), action="skipped",
+            estimated_time=float(estimate), previous_time=float(previous),
+        )  # fmt: skip
 
     def generated_kernel_count(self, count) -> GeneratedKernelCount:
         return GeneratedKernelCount(**self.fields(), count=int(count))

@@ -32,7 +32,7 @@ class MemoryRules(RecordTransformer):
         )  # fmt: skip
 
     def memory_total(self, kind, size) -> MemoryTotal:
-        return MemoryTotal(**self.fields(), what=str(kind)[len("Total ") :].lower(), size_bytes=int(size))
+        return MemoryTotal(**self.fields(), what=str(kind).removeprefix("Total ").lower(), size_bytes=int(size))
 
     def per_runner_memory_total(self, kind, size) -> MemoryTotal:
         return MemoryTotal(
