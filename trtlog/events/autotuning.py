@@ -166,8 +166,8 @@ class TacticSource(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimingCache(Event):
-    """A timing-cache event; ``action`` is "in use", "deleted", "unreadable", "serialized",
-    "saved", "loaded" or "disabled"."""
+    """A timing-cache event; ``action`` is "in use", "deleted", "unreadable", "invalid",
+    "serialized", "saved" or "loaded"."""
 
     family: ClassVar[str] = "autotuning"
     action: str
@@ -203,12 +203,23 @@ class TacticPruning(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NonConformingImplementation(Event):
-    """``For layer X a non-conforming implementation was chosen than was requested ...``: the
-    layer's requested precision was ignored because another implementation was faster."""
+    """``For layer X a non-conforming implementation was chosen than was requested ...`` (or,
+    under strict constraints, ``No implementation of layer X obeys the requested constraints in
+    strict mode. ...``): the layer's requested precision was not honoured."""
 
     family: ClassVar[str] = "autotuning"
     layer: str
     detail: str | None = None
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MissingQuantizationScale(Event):
+    """``Missing scale and zero-point for tensor X, expect fall back to non-int8 implementation
+    for any layer consuming or producing given tensor``."""
+
+    family: ClassVar[str] = "autotuning"
+    tensor: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

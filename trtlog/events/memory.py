@@ -55,15 +55,14 @@ class BlockSize(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemUsageChange(Event):
-    """``[MemUsageChange] Init CUDA: CPU +157, GPU +0, now: CPU 164, GPU 506 (MiB)``.
-    The "now" figures are ``None`` where the line gives only the change."""
+    """``[MemUsageChange] Init CUDA: CPU +157, GPU +0, now: CPU 164, GPU 506 (MiB)``."""
 
     family: ClassVar[str] = "memory"
     what: str
     cpu_delta: int
     gpu_delta: int
-    cpu_now: int | None = None
-    gpu_now: int | None = None
+    cpu_now: int
+    gpu_now: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

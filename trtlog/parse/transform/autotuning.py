@@ -14,6 +14,7 @@ from trtlog.events.autotuning import (
     FormatCombination,
     GeneratedKernelCount,
     KernelSelected,
+    MissingQuantizationScale,
     NonConformingImplementation,
     OptimizationProfile,
     ReformatLayerAdded,
@@ -49,6 +50,11 @@ class AutotuningRules(RecordTransformer):
     def optimization_profile(self, profile, index, total) -> OptimizationProfile:
         return OptimizationProfile(
             **self.fields(), profile=int(profile), index=int(index), total=int(total)
+        )
+
+    def optimization_profile_out_of(self, profile, total) -> OptimizationProfile:
+        return OptimizationProfile(
+            **self.fields(), profile=int(profile), index=int(profile) + 1, total=int(total)
         )
 
     def computing_costs(self, subject) -> ComputingCosts:
@@ -181,6 +187,14 @@ class AutotuningRules(RecordTransformer):
             estimated_time=float(estimate), previous_time=float(previous),
         )  # fmt: skip
 
+    def no_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
+        return NonConformingImplementation(
+            **self.fields(), layer=str(layer), detail=(text(detail) or "").strip() or None, strict=True
+        )
+
+    def missing_quantization_scale(self, tensor, _detail) -> MissingQuantizationScale:
+        return MissingQuantizationScale(**self.fields(), tensor=str(tensor))
+
     def generated_kernel_count(self, count) -> GeneratedKernelCount:
         return GeneratedKernelCount(**self.fields(), count=int(count))
 
@@ -209,8 +223,8 @@ class AutotuningRules(RecordTransformer):
             **self.fields(), action=str(verb).lower(), size_bytes=int(size), path=str(path).strip()
         )
 
-    def timing_cache_disabled(self) -> TimingCache:
-        return TimingCache(**self.fields(), action="disabled")
+    def timing_cache_invalid(self) -> TimingCache:
+        return TimingCache(**self.fields(), action="invalid")
 
     def timing_cache_hit(self, subject, inputs, outputs, runner, tactic, time) -> TimingCacheHit:
         formats = f"{text(inputs) or ''} -> {text(outputs) or ''}"

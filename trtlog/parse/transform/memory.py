@@ -66,12 +66,6 @@ class MemoryRules(RecordTransformer):
             gpu_delta=int(gpu_delta) * MIB, cpu_now=int(cpu_now) * MIB, gpu_now=int(gpu_now) * MIB,
         )  # fmt: skip
 
-    def mem_usage_change_mib(self, what, cpu_delta, gpu_delta) -> MemUsageChange:
-        return MemUsageChange(
-            **self.fields(), what=str(what), cpu_delta=int(cpu_delta) * MIB,
-            gpu_delta=int(gpu_delta) * MIB,
-        )  # fmt: skip
-
     def mem_usage_snapshot(self, what, cpu, gpu) -> MemUsageSnapshot:
         return MemUsageSnapshot(**self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB)
 
