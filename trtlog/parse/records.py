@@ -17,6 +17,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from trtlog.events.base import Event
+from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
 from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.envelope import (
@@ -32,6 +33,9 @@ from trtlog.parse.grammar import message_parser
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
+
+# Records whose message lists layers on the bare lines under it.
+_LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
 
 # Set TRTLOG_STRICT=1 to let errors inside event builders propagate (the test suite does).
 STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
@@ -103,8 +107,12 @@ class RecordParser:
         if record.envelope is not NO_ENVELOPE:
             self.seen_envelope = True
         events, used = self._parse_head(record, lines, numbers)
+        # The first line a listing block did not take is most likely a layer line of a form the
+        # grammar does not know yet, not another program's output: keep it as unrecognised.
+        suspect = used < len(lines) and any(isinstance(event, _LISTING_HEADERS) for event in events)
         for number, text in zip(numbers[used:], lines[used:], strict=True):
-            events.extend(self._parse_bare(record.envelope, number, text))
+            events.extend(self._parse_bare(record.envelope, number, text, suspect))
+            suspect = False
         return events
 
     def _parse_head(self, record: Record, lines: list[str], numbers: list[int]) -> tuple[list[Event], int]:
@@ -144,7 +152,7 @@ class RecordParser:
                 return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
-    def _parse_bare(self, envelope: Envelope, number: int, text: str) -> list[Event]:
+    def _parse_bare(self, envelope: Envelope, number: int, text: str, suspect: bool) -> list[Event]:
         """A continuation line the record's message did not take, parsed on its own."""
         if not text.strip():
             self.counts.blank += 1
@@ -154,6 +162,9 @@ class RecordParser:
         if events is not None:
             self.counts.recognized += 1
             return events
+        if suspect:
+            self.counts.unrecognized += 1
+            return [Unrecognized(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
         self.counts.foreign += 1
         return [Foreign(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
 

@@ -73,15 +73,16 @@ class EngineRules(RecordTransformer):
         for entry in entries:
             if entry is None:
                 continue
-            if isinstance(entry, EngineLayer):
+            if isinstance(entry, (EngineLayer, EngineBinding)):
                 events.append(entry)
             elif entry.type == "LISTED_LAYER_NAME":
                 events.append(EngineLayer(**self.fields_at(entry), name=str(entry)))
             elif entry.type == "BINDINGS_TITLE":
                 events.append(LayerInformation(**self.fields_at(entry), title="Bindings"))
-            else:
-                events.append(EngineBinding(**self.fields_at(entry), name=str(entry)))
         return events
+
+    def engine_binding(self, name) -> EngineBinding:
+        return EngineBinding(**self.fields_at(name), name=str(name))
 
     def layers_running_on(self, device) -> LayersRunningOn:
         return LayersRunningOn(**self.fields(), device=str(device))

@@ -1,0 +1,45 @@
+"""Shared fixtures: where the real-log corpus lives, and parsed corpus logs (parsed once)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from trtlog.parse import ParsedLog, parse_file
+from trtlog.parse import records
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_logs"
+
+
+def corpus_dir() -> Path:
+    """$TRTLOG_CORPUS, or ../shared/corpus next to the checkout."""
+    configured = os.environ.get("TRTLOG_CORPUS")
+    return Path(configured) if configured else (REPO.parent / "shared" / "corpus")
+
+
+CORPUS_LOGS = sorted((corpus_dir() / "logs").glob("*.log")) if (corpus_dir() / "logs").is_dir() else []
+
+needs_corpus = pytest.mark.skipif(not CORPUS_LOGS, reason=f"no corpus logs in {corpus_dir()}")
+
+_parsed: dict[Path, ParsedLog] = {}
+
+
+def parse_strict(path: Path) -> ParsedLog:
+    """Parse with event-builder errors raised instead of leaving the record unclaimed."""
+    if path not in _parsed:
+        previous, records.STRICT = records.STRICT, True
+        try:
+            _parsed[path] = parse_file(path)
+        finally:
+            records.STRICT = previous
+    return _parsed[path]
+
+
+def corpus_log(name: str) -> ParsedLog:
+    path = corpus_dir() / "logs" / name
+    if not path.exists():
+        pytest.skip(f"corpus log {name} not found in {corpus_dir()}")
+    return parse_strict(path)
