@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trtlog.parse import ParsedLog, parse_file
-from trtlog.parse import records
+from trtlog.parse import ParsedLog, parse_file, records
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_logs"
@@ -20,7 +19,9 @@ def corpus_dir() -> Path:
     return Path(configured) if configured else (REPO.parent / "shared" / "corpus")
 
 
-CORPUS_LOGS = sorted((corpus_dir() / "logs").glob("*.log")) if (corpus_dir() / "logs").is_dir() else []
+CORPUS_LOGS = (
+    sorted((corpus_dir() / "logs").glob("*.log")) if (corpus_dir() / "logs").is_dir() else []
+)
 
 needs_corpus = pytest.mark.skipif(not CORPUS_LOGS, reason=f"no corpus logs in {corpus_dir()}")
 

@@ -369,12 +369,22 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 # Rules that only build parts of a message, not an event of their own.
-HELPER_RULES = {"message", "trtexec_message", "tensor", "tensor_list", "detailed_attribute", "detailed_tensor", "error_code_message"}
+HELPER_RULES = {
+    "message",
+    "trtexec_message",
+    "tensor",
+    "tensor_list",
+    "detailed_attribute",
+    "detailed_tensor",
+    "error_code_message",
+}
 
 
 @cache
 def tree_parser() -> Lark:
-    return Lark(message_grammar(), start=list(MESSAGE_START_RULES), parser="lalr", maybe_placeholders=True)
+    return Lark(
+        message_grammar(), start=list(MESSAGE_START_RULES), parser="lalr", maybe_placeholders=True
+    )
 
 
 def matched_rule(line: str, start: str) -> str:
@@ -393,8 +403,14 @@ def events_of(line: str, start: str) -> list[Any]:
     return result if isinstance(result, list) else [result]
 
 
-@pytest.mark.parametrize(("rule", "start", "line", "event_class", "fields"), CASES, ids=[f"{case[0]}-{i}" for i, case in enumerate(CASES)])
-def test_rule_matches_its_line(rule: str, start: str, line: str, event_class: str, fields: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("rule", "start", "line", "event_class", "fields"),
+    CASES,
+    ids=[f"{case[0]}-{i}" for i, case in enumerate(CASES)],
+)
+def test_rule_matches_its_line(
+    rule: str, start: str, line: str, event_class: str, fields: dict[str, Any]
+) -> None:
     assert matched_rule(line, start) == rule
     event = events_of(line, start)[0]
     assert type(event).__name__ == event_class
@@ -407,7 +423,9 @@ def test_every_grammar_rule_has_a_case() -> None:
     rules = {name for name in rules if not name.startswith("_")} - HELPER_RULES
     covered: set[str] = set()
     for _rule, start, line, _cls, _fields in CASES:
-        covered.update(str(node.data) for node in tree_parser().parse(line, start=start).iter_subtrees())
+        covered.update(
+            str(node.data) for node in tree_parser().parse(line, start=start).iter_subtrees()
+        )
     assert sorted(rules - covered) == []
 
 
@@ -421,17 +439,29 @@ def test_event_classes_are_named_after_rules() -> None:
 
 
 def test_engine_layer_tensors_in_each_layout() -> None:
-    layer = events_of("Layer(CaskConvolution): Conv-1 + ReLU-2, Tactic: 0x98e92db98836b738, "
-                      "Reformatted Input Tensor 0 to Conv-1 + ReLU-2 (Half[-1,1:2,28,28]) -> tensor-2 (Half[-1,32:2,28,28])", M)[0]
+    layer = events_of(
+        "Layer(CaskConvolution): Conv-1 + ReLU-2, Tactic: 0x98e92db98836b738, "
+        "Reformatted Input Tensor 0 to Conv-1 + ReLU-2 (Half[-1,1:2,28,28]) -> tensor-2 (Half[-1,32:2,28,28])",
+        M,
+    )[0]
     (source,) = layer.inputs
     assert source.name == "Reformatted Input Tensor 0 to Conv-1 + ReLU-2"
     assert (source.dtype, source.dims, source.vectorized) == ("Half", (-1, 1, 28, 28), ((1, 2),))
-    old = events_of("Layer(LogSoftmaxTopK): y + z, Tactic: 1001, add_3:0[Float(-2,10)] -> "
-                    "(Unnamed Layer* 48) [TopK]_output_1[Float(-2,1)], (Unnamed Layer* 48) [TopK]_output_2[Int32(-2,1)]", M)[0]
-    assert [t.name for t in old.outputs] == ["(Unnamed Layer* 48) [TopK]_output_1", "(Unnamed Layer* 48) [TopK]_output_2"]
+    old = events_of(
+        "Layer(LogSoftmaxTopK): y + z, Tactic: 1001, add_3:0[Float(-2,10)] -> "
+        "(Unnamed Layer* 48) [TopK]_output_1[Float(-2,1)], (Unnamed Layer* 48) [TopK]_output_2[Int32(-2,1)]",
+        M,
+    )[0]
+    assert [t.name for t in old.outputs] == [
+        "(Unnamed Layer* 48) [TopK]_output_1",
+        "(Unnamed Layer* 48) [TopK]_output_2",
+    ]
     assert [t.dtype for t in old.outputs] == ["Float", "Int32"]
-    scalar = events_of("Layer(Constant): (Unnamed Layer* 714) [Constant], Tactic: 0x0000000000000000,  -> "
-                       "(Unnamed Layer* 714) [Constant]_output (Int32[])", M)[0]
+    scalar = events_of(
+        "Layer(Constant): (Unnamed Layer* 714) [Constant], Tactic: 0x0000000000000000,  -> "
+        "(Unnamed Layer* 714) [Constant]_output (Int32[])",
+        M,
+    )[0]
     assert scalar.inputs == () and scalar.outputs[0].dims == ()
 
 
@@ -446,7 +476,9 @@ def test_detailed_layer_keeps_tensor_formats_and_attributes() -> None:
 
 def test_layer_listing_builds_layers_and_bindings() -> None:
     events = events_of("Layers:\nConv-1 + ReLU-2\nMaxPool-3\n\nBindings:\ntensor-0\ntensor-15", T)
-    names = [(type(e).__name__, getattr(e, "name", getattr(e, "title", None)), e.line) for e in events]
+    names = [
+        (type(e).__name__, getattr(e, "name", getattr(e, "title", None)), e.line) for e in events
+    ]
     assert names == [
         ("LayerInformation", "Layers", 1), ("EngineLayer", "Conv-1 + ReLU-2", 2), ("EngineLayer", "MaxPool-3", 3),
         ("LayerInformation", "Bindings", 5), ("EngineBinding", "tensor-0", 6), ("EngineBinding", "tensor-15", 7),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -39,9 +40,12 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def trtlog(
-    version: bool = typer.Option(
-        False, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
-    ),
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """Read TensorRT and trtexec VERBOSE logs: typed events, tactics, fusions, timings."""
 
@@ -51,13 +55,21 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+LogArgument = Annotated[
+    str, typer.Argument(help="Log file, '-' for standard input, or a .gz file.")
+]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", "-o", help="Write to FILE instead of standard output.")
+]
+
+
 @app.command()
 def parse(
-    log: str = typer.Argument(..., help="Log file, '-' for standard input, or a .gz file."),
-    output_format: ParseFormat = typer.Option(
-        ParseFormat.summary, "--format", "-f", help="summary (default), json or jsonl."
-    ),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to FILE instead of stdout."),
+    log: LogArgument,
+    output_format: Annotated[
+        ParseFormat, typer.Option("--format", "-f", help="summary (default), json or jsonl.")
+    ] = ParseFormat.summary,
+    out: OutOption = None,
 ) -> None:
     """Parse a TensorRT log into typed events and summarise it.
 

@@ -107,7 +107,8 @@ class FastestTactic(AutotuningEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerSkipped(AutotuningEvent):
     """A runner with nothing to time: ``CudaDepthwiseConvolution has no valid tactics for this
-    config, skipping`` (8.x) or ``Skipping CaskFlattenConvolution: No valid tactics for <layer>``."""
+    config, skipping`` (8.x) or ``Skipping CaskFlattenConvolution: No valid tactics for <layer>``
+    (8.6 and later)."""
 
     skipped_runner: str
     reason: str = "no valid tactics"
@@ -156,7 +157,8 @@ class GeneratedKernelCount(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TacticSource(Event):
-    """``Using cublas as a tactic source`` / ``Disabling unused tactic source: JIT_CONVOLUTIONS``."""
+    """``Using cublas as a tactic source`` or, 10.x,
+    ``Disabling unused tactic source: JIT_CONVOLUTIONS``."""
 
     family: ClassVar[str] = "autotuning"
     source: str

@@ -67,7 +67,8 @@ class MemUsageChange(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemUsageSnapshot(Event):
-    """``[MemUsageSnapshot] Begin constructing builder kernel library: CPU 189 MiB, GPU 629 MiB``."""
+    """8.0-8.2: ``[MemUsageSnapshot] Begin constructing builder kernel library: CPU 189 MiB,
+    GPU 629 MiB``."""
 
     family: ClassVar[str] = "memory"
     what: str

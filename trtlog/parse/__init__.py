@@ -27,11 +27,14 @@ class _LineCounter:
         self.count = 0
 
     def __iter__(self) -> Iterator[bytes | str]:
-        for self.count, line in enumerate(self._lines, start=1):  # noqa: B007
+        for line in self._lines:
+            self.count += 1
             yield line
 
 
-def iter_events(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Event]:
+def iter_events(
+    lines: Iterable[bytes | str], parser: RecordParser | None = None
+) -> Iterator[Event]:
     """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
     parser = parser or RecordParser()
     yield from fold(_record_events(assemble_records(numbered_segments(lines)), parser))
@@ -65,7 +68,9 @@ def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> Parsed
     parser = RecordParser()
     counter = _LineCounter(lines)
     events = list(iter_events(counter, parser))
-    return ParsedLog(source=source, events=events, counts=parser.counts, physical_lines=counter.count)
+    return ParsedLog(
+        source=source, events=events, counts=parser.counts, physical_lines=counter.count
+    )
 
 
 def parse_text(text: str | bytes, source: str = "<text>") -> ParsedLog:

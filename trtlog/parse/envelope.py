@@ -7,6 +7,7 @@ from datetime import datetime
 from functools import cache
 
 from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError
 
 from trtlog.parse.grammar import grammar_text
 
@@ -54,9 +55,13 @@ def parse_timestamp(text: str) -> datetime | None:
     """``[MM/DD/YYYY-HH:MM:SS]`` as printed by trtexec and the Python logger (local time)."""
     try:
         return datetime(
-            int(text[7:11]), int(text[1:3]), int(text[4:6]),
-            int(text[12:14]), int(text[15:17]), int(text[18:20]),
-        )  # fmt: skip
+            int(text[7:11]),
+            int(text[1:3]),
+            int(text[4:6]),
+            int(text[12:14]),
+            int(text[15:17]),
+            int(text[18:20]),
+        )
     except ValueError:
         return None
 
@@ -80,21 +85,28 @@ class EnvelopeTransformer(Transformer):
 
     def trtexec_envelope(self, stamp: Token, level: Token, library: Token | None) -> Envelope:
         return Envelope(
-            "trtexec", parse_timestamp(stamp.rstrip()), _level(level),
+            "trtexec",
+            parse_timestamp(stamp.rstrip()),
+            _level(level),
             _library_producer(library, "trtexec"),
-        )  # fmt: skip
+        )
 
-    def python_api_envelope(self, stamp: Token, library: Token, level: Token) -> Envelope:
+    def python_api_envelope(self, stamp: Token, library: Token, level: Token | None) -> Envelope:
         return Envelope(
-            "python-api", parse_timestamp(stamp.rstrip()), _level(level),
+            "python-api",
+            parse_timestamp(stamp.rstrip()),
+            None if level is None else _level(level),
             _library_producer(library, "trt"),
-        )  # fmt: skip
+        )
 
     def timestamp_only_envelope(self, stamp: Token) -> Envelope:
         return Envelope("trtexec", parse_timestamp(stamp.rstrip()), None, "trtexec")
 
     def level_envelope(self, level: Token, library: Token | None) -> Envelope:
         return Envelope("level", None, _level(level), _library_producer(library, "logger"))
+
+    def library_level_envelope(self, library: Token, level: Token) -> Envelope:
+        return Envelope("python-api", None, _level(level), _library_producer(library, "trt"))
 
     def python_trt_envelope(self, prefix: Token) -> Envelope:
         level = prefix[len("[TensorRT] ") :].rstrip().rstrip(":")
@@ -132,4 +144,8 @@ def split_envelope(line: str) -> tuple[Envelope, str]:
     """The envelope of ``line`` and the message body after it (never raises)."""
     if not line:
         return NO_ENVELOPE, ""
-    return envelope_parser().parse(line)
+    try:
+        return envelope_parser().parse(line)
+    except LarkError:
+        # A prefix that starts like an envelope but does not finish as one: no envelope.
+        return NO_ENVELOPE, line

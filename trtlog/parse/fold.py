@@ -73,7 +73,11 @@ class _AutotuningContext:
             return replace(event, layer=self.layer, formats=self.formats, build=self.build)
         if isinstance(event, TimingRunner):
             self.reset_runner()
-            self.runner, self.runner_id, self.runner_layer = event.runner, event.runner_id, event.layer
+            self.runner, self.runner_id, self.runner_layer = (
+                event.runner,
+                event.runner_id,
+                event.layer,
+            )
             if event.runner is not None:
                 self.runner_ids[event.runner] = event.runner_id
             return replace(event, formats=self.formats, build=self.build)
@@ -93,26 +97,34 @@ class _AutotuningContext:
             # 8.6+ name layer and runner on the fastest-tactic line itself.
             return replace(event, formats=self.formats, build=self.build)
         if isinstance(event, RunnerSkipped) and event.layer is not None:
-            return replace(event, formats=self.formats, runner=event.skipped_runner, build=self.build)
+            return replace(
+                event, formats=self.formats, runner=event.skipped_runner, build=self.build
+            )
         if isinstance(event, RunnerSkipped):
             return replace(
-                self._with_context(event), runner=event.skipped_runner,
+                self._with_context(event),
+                runner=event.skipped_runner,
                 runner_id=self.runner_ids.get(event.skipped_runner),
-            )  # fmt: skip
+            )
         if isinstance(event, ChoseRunner):
             return replace(
-                self._with_context(event), runner=event.chosen_runner,
+                self._with_context(event),
+                runner=event.chosen_runner,
                 runner_id=self.runner_ids.get(event.chosen_runner),
-            )  # fmt: skip
+            )
         if isinstance(event, TimingCacheHit):
             return replace(event, layer=event.subject, build=self.build)
         return self._with_context(event)
 
     def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
         return replace(
-            event, layer=self.runner_layer or self.layer, formats=self.formats,
-            runner=self.runner, runner_id=self.runner_id, build=self.build,
-        )  # fmt: skip
+            event,
+            layer=self.runner_layer or self.layer,
+            formats=self.formats,
+            runner=self.runner,
+            runner_id=self.runner_id,
+            build=self.build,
+        )
 
 
 class _Builds:
@@ -181,4 +193,3 @@ def fold(events: Iterable[Event]) -> Iterator[Event]:
             yield replace(event, metric=legacy_metric)
         else:
             yield event
-

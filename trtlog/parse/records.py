@@ -30,7 +30,6 @@ from trtlog.parse.envelope import (
 )
 from trtlog.parse.grammar import message_parser
 
-
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
 
@@ -115,25 +114,38 @@ class RecordParser:
             suspect = False
         return events
 
-    def _parse_head(self, record: Record, lines: list[str], numbers: list[int]) -> tuple[list[Event], int]:
+    def _parse_head(
+        self, record: Record, lines: list[str], numbers: list[int]
+    ) -> tuple[list[Event], int]:
         """Parse the record's first line with as many continuation lines as its message takes."""
         envelope = record.envelope
         if envelope.producer in FOREIGN_PRODUCERS:
             self.counts.foreign += 1
-            return [Foreign(line=record.line, end_line=record.line, text=record.raw, **_envelope_fields(envelope))], 1
+            return [
+                Foreign(
+                    line=record.line,
+                    end_line=record.line,
+                    text=record.raw,
+                    **_envelope_fields(envelope),
+                )
+            ], 1
         if not record.body.strip():
             if envelope is NO_ENVELOPE:
                 self.counts.blank += 1
                 return [], 1
             self.counts.recognized += 1
-            return [EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))], 1
+            return [
+                EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))
+            ], 1
         starts = [_start_rule(envelope)]
         if envelope.severity in WARNING_OR_WORSE:
             starts.append("diagnostic")
         for start in starts:
             used = len(lines)
             while used >= 1:
-                events, error_line = self._try(start, envelope, numbers[0], numbers[used - 1], lines[:used])
+                events, error_line = self._try(
+                    start, envelope, numbers[0], numbers[used - 1], lines[:used]
+                )
                 if events is not None:
                     self.counts.recognized += used
                     return events, used
@@ -146,7 +158,9 @@ class RecordParser:
                 else:
                     used = min(used - 1, error_line - 1)
         if envelope.producer in POLYGRAPHY_OR_LOGGER:
-            events, _ = self._try("foreign_message", envelope, record.line, record.line, [record.body], record.raw)
+            events, _ = self._try(
+                "foreign_message", envelope, record.line, record.line, [record.body], record.raw
+            )
             if events is not None:
                 self.counts.foreign += 1
                 return events, 1
@@ -164,12 +178,20 @@ class RecordParser:
             return events
         if suspect:
             self.counts.unrecognized += 1
-            return [Unrecognized(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
+            return [
+                Unrecognized(line=number, end_line=number, text=text, **_envelope_fields(inherited))
+            ]
         self.counts.foreign += 1
         return [Foreign(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
 
     def _try(
-        self, start: str, envelope: Envelope, line: int, end_line: int, lines: list[str], raw: str = ""
+        self,
+        start: str,
+        envelope: Envelope,
+        line: int,
+        end_line: int,
+        lines: list[str],
+        raw: str = "",
     ) -> tuple[list[Event] | None, int | None]:
         self._transformer.begin(envelope, line, end_line, raw)
         try:
@@ -192,15 +214,21 @@ class RecordParser:
                 self.counts.unrecognized -= 1
                 self.counts.foreign += 1
                 event = Foreign(
-                    line=event.line, end_line=event.end_line, timestamp=event.timestamp,
-                    severity=event.severity, producer=event.producer, text=event.text,
-                )  # fmt: skip
+                    line=event.line,
+                    end_line=event.end_line,
+                    timestamp=event.timestamp,
+                    severity=event.severity,
+                    producer=event.producer,
+                    text=event.text,
+                )
             result.append(event)
         return result
 
     def _unclaimed(self, envelope: Envelope, line: int, raw: str) -> Event:
         fields = _envelope_fields(envelope)
-        if envelope.producer in RELAYING_PRODUCERS or (envelope is NO_ENVELOPE and self.seen_envelope):
+        if envelope.producer in RELAYING_PRODUCERS or (
+            envelope is NO_ENVELOPE and self.seen_envelope
+        ):
             self.counts.foreign += 1
             return Foreign(line=line, end_line=line, text=raw, **fields)
         self.counts.unrecognized += 1
@@ -208,7 +236,11 @@ class RecordParser:
 
 
 def _envelope_fields(envelope: Envelope) -> dict[str, object]:
-    return {"timestamp": envelope.timestamp, "severity": envelope.severity, "producer": envelope.producer}
+    return {
+        "timestamp": envelope.timestamp,
+        "severity": envelope.severity,
+        "producer": envelope.producer,
+    }
 
 
 def _first_bad_line(error: UnexpectedInput) -> int | None:

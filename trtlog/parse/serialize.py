@@ -16,7 +16,9 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, Tensor):
-        return {field.name: to_plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        return {
+            field.name: to_plain(getattr(value, field.name)) for field in dataclasses.fields(value)
+        }
     if isinstance(value, (tuple, list)):
         return [to_plain(item) for item in value]
     return value

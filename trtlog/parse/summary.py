@@ -22,7 +22,17 @@ from trtlog.events import (
 from trtlog.parse.result import ParsedLog
 
 # trtexec flags that choose precisions (removed in 11.x, where the network decides).
-_PRECISION_FLAGS = ("--fp16", "--bf16", "--int8", "--fp8", "--int4", "--fp4", "--best", "--noTF32", "--stronglyTyped")
+_PRECISION_FLAGS = (
+    "--fp16",
+    "--bf16",
+    "--int8",
+    "--fp8",
+    "--int4",
+    "--fp4",
+    "--best",
+    "--noTF32",
+    "--stronglyTyped",
+)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ")

@@ -72,9 +72,11 @@ class AutotuningRules(RecordTransformer):
 
     def reformat_combination(self, inputs, outputs) -> FormatCombination:
         return FormatCombination(
-            **self.fields(), inputs=split_formats(inputs), outputs=split_formats(outputs),
+            **self.fields(),
+            inputs=split_formats(inputs),
+            outputs=split_formats(outputs),
             reformat=True,
-        )  # fmt: skip
+        )
 
     def timing_runner(self, subject, suffix) -> TimingRunner:
         runner, runner_id = _runner(suffix)
@@ -91,24 +93,32 @@ class AutotuningRules(RecordTransformer):
 
     def named_tactic_timing(self, kernel, parameters, tactic, time) -> TacticTiming:
         return TacticTiming(
-            **self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time),
-            kernel=str(kernel), kernel_parameters=_parameters(parameters),
-        )  # fmt: skip
+            **self.fields(),
+            tactic=TacticId.parse(tactic),
+            time_ms=time_ms(time),
+            kernel=str(kernel),
+            kernel_parameters=_parameters(parameters),
+        )
 
     def tactic_skipped(self, tactic, requested, available) -> TacticSkipped:
         return TacticSkipped(
-            **self.fields(), tactic=TacticId.parse(tactic), reason="scratch",
-            scratch_requested=int(requested), scratch_available=int(available),
-        )  # fmt: skip
+            **self.fields(),
+            tactic=TacticId.parse(tactic),
+            reason="scratch",
+            scratch_requested=int(requested),
+            scratch_available=int(available),
+        )
 
     def only_tactic(self, tactic) -> TacticSkipped:
         return TacticSkipped(**self.fields(), tactic=TacticId.parse(tactic), reason="only option")
 
     def tactic_skipped_for_memory(self, _index, requested, tactic) -> TacticSkipped:
         return TacticSkipped(
-            **self.fields(), tactic=TacticId.parse(tactic), reason="insufficient memory",
+            **self.fields(),
+            tactic=TacticId.parse(tactic),
+            reason="insufficient memory",
             scratch_requested=int(requested),
-        )  # fmt: skip
+        )
 
     def set_tactic_name(self, subject, kernel, tactic, parameters) -> SetTacticName:
         layer, variant = text(subject), None
@@ -116,10 +126,13 @@ class AutotuningRules(RecordTransformer):
         if match:
             layer, variant = match.group("layer"), match.group("variant")
         return SetTacticName(
-            **self.fields(), subject=layer, variant=variant, kernel=str(kernel),
+            **self.fields(),
+            subject=layer,
+            variant=variant,
+            kernel=str(kernel),
             tactic=None if tactic is None else TacticId.parse(tactic),
             kernel_parameters=_parameters(parameters),
-        )  # fmt: skip
+        )
 
     def set_tactic_name_only(self, kernel) -> SetTacticName:
         return SetTacticName(**self.fields(), subject=None, kernel=str(kernel))
@@ -130,10 +143,14 @@ class AutotuningRules(RecordTransformer):
     def runner_profiled(self, subject, suffix, seconds, tactic, time) -> FastestTactic:
         runner, runner_id = _runner(suffix)
         return FastestTactic(
-            **self.fields(), layer=str(subject), runner=runner, runner_id=runner_id,
-            tactic=TacticId.parse(tactic), time_ms=time_ms(time),
+            **self.fields(),
+            layer=str(subject),
+            runner=runner,
+            runner_id=runner_id,
+            tactic=TacticId.parse(tactic),
+            time_ms=time_ms(time),
             profiling_seconds=float(seconds),
-        )  # fmt: skip
+        )
 
     def runner_skipped(self, runner) -> RunnerSkipped:
         return RunnerSkipped(**self.fields(), skipped_runner=str(runner))
@@ -142,13 +159,18 @@ class AutotuningRules(RecordTransformer):
         return RunnerSkipped(**self.fields(), skipped_runner=str(runner), layer=str(layer).strip())
 
     def chose_runner(self, runner, tactic) -> ChoseRunner:
-        return ChoseRunner(**self.fields(), chosen_runner=str(runner), tactic=TacticId.parse(tactic))
+        return ChoseRunner(
+            **self.fields(), chosen_runner=str(runner), tactic=TacticId.parse(tactic)
+        )
 
     def reformat_layer_added(self, tensor, source, from_format, to_format) -> ReformatLayerAdded:
         return ReformatLayerAdded(
-            **self.fields(), tensor=str(tensor), source=str(source),
-            from_format=str(from_format), to_format=str(to_format).strip(),
-        )  # fmt: skip
+            **self.fields(),
+            tensor=str(tensor),
+            source=str(source),
+            from_format=str(from_format),
+            to_format=str(to_format).strip(),
+        )
 
     def kernel_selected(self, index, kind) -> KernelSelected:
         return KernelSelected(**self.fields(), index=int(index), kernel_kind=str(kind))
@@ -158,9 +180,13 @@ class AutotuningRules(RecordTransformer):
 
     def tactic_pruning(self, layer, available, unparsable, pruned, remaining) -> TacticPruning:
         return TacticPruning(
-            **self.fields(), layer=str(layer), available=int(available),
-            unparsable=int(unparsable), pruned=int(pruned), remaining=int(remaining),
-        )  # fmt: skip
+            **self.fields(),
+            layer=str(layer),
+            available=int(available),
+            unparsable=int(unparsable),
+            pruned=int(pruned),
+            remaining=int(remaining),
+        )
 
     def non_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
         return NonConformingImplementation(
@@ -172,24 +198,36 @@ class AutotuningRules(RecordTransformer):
 
     def backend_strategy_initial(self, strategy, estimate) -> BackendStrategy:
         return BackendStrategy(
-            **self.fields(), strategy=int(strategy), action="initial", estimated_time=float(estimate)
+            **self.fields(),
+            strategy=int(strategy),
+            action="initial",
+            estimated_time=float(estimate),
         )
 
     def backend_strategy_chosen(self, strategy, estimate, previous) -> BackendStrategy:
         return BackendStrategy(
-            **self.fields(), strategy=int(strategy), action="chosen",
-            estimated_time=float(estimate), previous_time=float(previous),
-        )  # fmt: skip
+            **self.fields(),
+            strategy=int(strategy),
+            action="chosen",
+            estimated_time=float(estimate),
+            previous_time=float(previous),
+        )
 
     def backend_strategy_skipped(self, strategy, estimate, previous) -> BackendStrategy:
         return BackendStrategy(
-            **self.fields(), strategy=int(strategy), action="skipped",
-            estimated_time=float(estimate), previous_time=float(previous),
-        )  # fmt: skip
+            **self.fields(),
+            strategy=int(strategy),
+            action="skipped",
+            estimated_time=float(estimate),
+            previous_time=float(previous),
+        )
 
     def no_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
         return NonConformingImplementation(
-            **self.fields(), layer=str(layer), detail=(text(detail) or "").strip() or None, strict=True
+            **self.fields(),
+            layer=str(layer),
+            detail=(text(detail) or "").strip() or None,
+            strict=True,
         )
 
     def missing_quantization_scale(self, tensor, _detail) -> MissingQuantizationScale:
@@ -229,9 +267,13 @@ class AutotuningRules(RecordTransformer):
     def timing_cache_hit(self, subject, inputs, outputs, runner, tactic, time) -> TimingCacheHit:
         formats = f"{text(inputs) or ''} -> {text(outputs) or ''}"
         return TimingCacheHit(
-            **self.fields(), subject=str(subject), formats=formats, cached_runner=str(runner),
-            tactic=TacticId.parse(tactic), time_ms=time_ms(time),
-        )  # fmt: skip
+            **self.fields(),
+            subject=str(subject),
+            formats=formats,
+            cached_runner=str(runner),
+            tactic=TacticId.parse(tactic),
+            time_ms=time_ms(time),
+        )
 
 
 def _parameters(token: Token | None) -> str | None:

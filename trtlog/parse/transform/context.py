@@ -11,11 +11,21 @@ from trtlog.events.base import Tensor
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
-_DTYPE_IN_FORMAT = re.compile(r"\b(FP32|FP16|BF16|FP8|FP4|Int8|INT8|Int32|INT32|Int64|INT64|Int4|INT4|UInt8|Bool|BOOL)\b")
+_DTYPE_IN_FORMAT = re.compile(
+    r"\b(FP32|FP16|BF16|FP8|FP4|Int8|INT8|Int32|INT32|Int64|INT64|Int4|INT4|UInt8|Bool|BOOL)\b"
+)
 _DTYPE_NAMES = {
-    "FP32": "Float", "FP16": "Half", "BF16": "BFloat16", "FP8": "FP8", "FP4": "FP4",
-    "INT8": "Int8", "INT32": "Int32", "INT64": "Int64", "INT4": "Int4", "BOOL": "Bool",
-}  # fmt: skip
+    "FP32": "Float",
+    "FP16": "Half",
+    "BF16": "BFloat16",
+    "FP8": "FP8",
+    "FP4": "FP4",
+    "INT8": "Int8",
+    "INT32": "Int32",
+    "INT64": "Int64",
+    "INT4": "Int4",
+    "BOOL": "Bool",
+}
 
 
 class RecordTransformer(Transformer):

@@ -21,23 +21,24 @@ class DiagnosticRules(RecordTransformer):
             message_text = str(message)
         lines = tuple("" if line is None else str(line) for line in continuation)
         return Diagnostic(
-            **self.fields(), text=message_text.strip(),
+            **self.fields(),
+            text=message_text.strip(),
             location=None if location is None else str(location).rstrip(": "),
-            continuation=lines, **parts,
-        )  # fmt: skip
+            continuation=lines,
+            **parts,
+        )
 
     def error_code_message(self, origin, code, category, detail) -> dict[str, Any]:
         origin_text = (text(origin) or "").strip().rstrip(":").strip() or None
         detail_text = text(detail)
+        message = f"Error Code {code}: {category} ({detail_text or ''})"
         return {
-            "text": f"{origin_text + ' ' if origin_text else ''}Error Code {code}: {category} ({detail_text or ''})",
+            "text": f"{origin_text} {message}" if origin_text else message,
             "origin": origin_text,
             "error_code": int(code),
             "category": str(category).strip(),
             "detail": detail_text,
         }
-
-
 
     def affected_weights(self, weights) -> AffectedWeights:
         return AffectedWeights(

@@ -31,9 +31,13 @@ class EngineRules(RecordTransformer):
 
     def engine_layer(self, layer_type, name, tactic, inputs, outputs) -> EngineLayer:
         return EngineLayer(
-            **self.fields_at(layer_type), name=str(name), layer_type=str(layer_type),
-            tactic=TacticId.parse(tactic), inputs=tuple(inputs or ()), outputs=tuple(outputs or ()),
-        )  # fmt: skip
+            **self.fields_at(layer_type),
+            name=str(name),
+            layer_type=str(layer_type),
+            tactic=TacticId.parse(tactic),
+            inputs=tuple(inputs or ()),
+            outputs=tuple(outputs or ()),
+        )
 
     def engine_layer_detailed(self, name, layer_type, *attributes) -> EngineLayer:
         values: dict[str, Any] = {}
@@ -45,11 +49,15 @@ class EngineRules(RecordTransformer):
                 others.append((key, value))
         tactic = values.get("TacticValue")
         return EngineLayer(
-            **self.fields_at(name), name=str(name), layer_type=str(layer_type),
-            tactic=TacticId.parse(tactic) if tactic else None, kernel=values.get("TacticName"),
-            inputs=values.get("Inputs", ()), outputs=values.get("Outputs", ()),
+            **self.fields_at(name),
+            name=str(name),
+            layer_type=str(layer_type),
+            tactic=TacticId.parse(tactic) if tactic else None,
+            kernel=values.get("TacticName"),
+            inputs=values.get("Inputs", ()),
+            outputs=values.get("Outputs", ()),
             attributes=tuple(others),
-        )  # fmt: skip
+        )
 
     def tensor_list(self, *tensors: Tensor) -> list[Tensor]:
         return list(tensors)
@@ -69,7 +77,9 @@ class EngineRules(RecordTransformer):
         return LayerInformation(**self.fields(), title="Layer Information")
 
     def layer_listing(self, title: Token, *entries: Any) -> list[Any]:
-        events: list[Any] = [LayerInformation(**{**self.fields(), "end_line": self._line}, title="Layers")]
+        events: list[Any] = [
+            LayerInformation(**{**self.fields(), "end_line": self._line}, title="Layers")
+        ]
         for entry in entries:
             if entry is None:
                 continue
@@ -92,7 +102,9 @@ class EngineRules(RecordTransformer):
 
     def layer_placement(self, tag, kind, layer) -> LayerPlacement:
         device = "DLA" if tag.startswith("[Dla") else "GPU"
-        return LayerPlacement(**self.fields(), device=device, layer_kind=str(kind), layer=str(layer).strip())
+        return LayerPlacement(
+            **self.fields(), device=device, layer_kind=str(kind), layer=str(layer).strip()
+        )
 
     def no_layer_placement(self, device) -> LayerPlacement:
         return LayerPlacement(**self.fields(), device=str(device))

@@ -10,12 +10,12 @@ from trtlog.events.graph import (
     ForeignNodeMetadata,
     FusionPassRunning,
     GraphRewrite,
-    LayersSwapped,
     LayerCount,
     LayerEliminated,
     LayerRemoved,
     LayersFused,
     LayersMerged,
+    LayersSwapped,
     LayerTypeConverted,
     SymbolicShape,
     TensorRetargeted,
@@ -28,25 +28,35 @@ class GraphRules(RecordTransformer):
     def layer_count(self, stage, count) -> LayerCount:
         name = str(stage)
         return LayerCount(
-            **self.fields(), stage=name[len("After ") :] if name.startswith("After ") else name,
+            **self.fields(),
+            stage=name[len("After ") :] if name.startswith("After ") else name,
             count=int(count),
-        )  # fmt: skip
+        )
 
     def fusion_pass_running(self, name, target) -> FusionPassRunning:
         return FusionPassRunning(**self.fields(), pass_name=str(name), target=text(target))
 
     def layers_fused(self, pass_name, first, second) -> LayersFused:
-        return LayersFused(**self.fields(), pass_name=str(pass_name), first=str(first), second=str(second))
+        return LayersFused(
+            **self.fields(), pass_name=str(pass_name), first=str(first), second=str(second)
+        )
 
     def layers_fused_into(self, pass_name, first, target) -> LayersFused:
         return LayersFused(
-            **self.fields(), pass_name=str(pass_name), first=str(first), second=str(target),
+            **self.fields(),
+            pass_name=str(pass_name),
+            first=str(first),
+            second=str(target),
             relation="into",
-        )  # fmt: skip
+        )
 
     def weights_fused(self, first, second) -> LayersFused:
         return LayersFused(
-            **self.fields(), pass_name=None, first=str(first), second=str(second), relation="weights"
+            **self.fields(),
+            pass_name=None,
+            first=str(first),
+            second=str(second),
+            relation="weights",
         )
 
     def layers_fused_unnamed(self, first, second) -> LayersFused:
@@ -71,7 +81,9 @@ class GraphRules(RecordTransformer):
         )
 
     def layers_merged(self, layers) -> LayersMerged:
-        return LayersMerged(**self.fields(), layers=tuple(part.strip() for part in str(layers).split(" || ")))
+        return LayersMerged(
+            **self.fields(), layers=tuple(part.strip() for part in str(layers).split(" || "))
+        )
 
     def graph_rewrite(self, pass_name, detail) -> GraphRewrite:
         return GraphRewrite(**self.fields(), pass_name=str(pass_name), detail=str(detail).strip())
@@ -84,7 +96,11 @@ class GraphRules(RecordTransformer):
 
     def tensor_copied(self, tensor, target, reason) -> TensorRetargeted:
         return TensorRetargeted(
-            **self.fields(), tensor=str(tensor), target=str(target), copied=True, reason=text(reason)
+            **self.fields(),
+            tensor=str(tensor),
+            target=str(target),
+            copied=True,
+            reason=text(reason),
         )
 
     def foreign_node_metadata(self, node, metadata) -> ForeignNodeMetadata:
@@ -98,4 +114,6 @@ class GraphRules(RecordTransformer):
         return SymbolicShape(**self.fields(), item=role.strip().lower(), name=str(index))
 
     def symbolic_shape_dimension(self, value, symbol) -> SymbolicShape:
-        return SymbolicShape(**self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip())
+        return SymbolicShape(
+            **self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip()
+        )

@@ -19,20 +19,32 @@ from trtlog.parse.transform.context import RecordTransformer
 
 # 8.0 prints "MB" where later versions print "MiB" for the same binary unit.
 _UNIT_BYTES = {
-    "B": 1, "bytes": 1, "KiB": KIB, "MiB": MIB, "GiB": 1024 * MIB, "KB": KIB, "MB": MIB, "GB": 1024 * MIB,
-}  # fmt: skip
+    "B": 1,
+    "bytes": 1,
+    "KiB": KIB,
+    "MiB": MIB,
+    "GiB": 1024 * MIB,
+    "KB": KIB,
+    "MB": MIB,
+    "GB": 1024 * MIB,
+}
 
 
 @v_args(inline=True)
 class MemoryRules(RecordTransformer):
     def layer_memory(self, layer, host, device, scratch) -> LayerMemory:
         return LayerMemory(
-            **self.fields(), layer=str(layer), host_persistent=int(host),
-            device_persistent=int(device), scratch=None if scratch is None else int(scratch),
-        )  # fmt: skip
+            **self.fields(),
+            layer=str(layer),
+            host_persistent=int(host),
+            device_persistent=int(device),
+            scratch=None if scratch is None else int(scratch),
+        )
 
     def memory_total(self, kind, size) -> MemoryTotal:
-        return MemoryTotal(**self.fields(), what=str(kind).removeprefix("Total ").lower(), size_bytes=int(size))
+        return MemoryTotal(
+            **self.fields(), what=str(kind).removeprefix("Total ").lower(), size_bytes=int(size)
+        )
 
     def per_runner_memory_total(self, kind, size) -> MemoryTotal:
         return MemoryTotal(
@@ -47,30 +59,41 @@ class MemoryRules(RecordTransformer):
 
     def memory_reservation(self, what, host, device) -> MemoryAllocation:
         return MemoryAllocation(
-            **self.fields(), what=f"Reserving memory for {what}",
-            size_bytes=0 if device is None else int(device), host_bytes=int(host),
-        )  # fmt: skip
+            **self.fields(),
+            what=f"Reserving memory for {what}",
+            size_bytes=0 if device is None else int(device),
+            host_bytes=int(host),
+        )
 
     def engine_size(self, what, size, unit) -> MemoryAllocation:
         return MemoryAllocation(
-            **self.fields(), what=str(what).rstrip(": "),
+            **self.fields(),
+            what=str(what).rstrip(": "),
             size_bytes=round(float(size) * _UNIT_BYTES[str(unit)]),
-        )  # fmt: skip
+        )
 
     def block_size(self, size) -> BlockSize:
         return BlockSize(**self.fields(), size_bytes=int(size))
 
     def mem_usage_change(self, what, cpu_delta, gpu_delta, cpu_now, gpu_now) -> MemUsageChange:
         return MemUsageChange(
-            **self.fields(), what=str(what), cpu_delta=int(cpu_delta) * MIB,
-            gpu_delta=int(gpu_delta) * MIB, cpu_now=int(cpu_now) * MIB, gpu_now=int(gpu_now) * MIB,
-        )  # fmt: skip
+            **self.fields(),
+            what=str(what),
+            cpu_delta=int(cpu_delta) * MIB,
+            gpu_delta=int(gpu_delta) * MIB,
+            cpu_now=int(cpu_now) * MIB,
+            gpu_now=int(gpu_now) * MIB,
+        )
 
     def mem_usage_snapshot(self, what, cpu, gpu) -> MemUsageSnapshot:
-        return MemUsageSnapshot(**self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB)
+        return MemUsageSnapshot(
+            **self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB
+        )
 
     def mem_usage_stats(self, what, cpu, gpu) -> MemUsageStats:
-        return MemUsageStats(**self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB)
+        return MemUsageStats(
+            **self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB
+        )
 
     def mem_usage_stats_cpu(self, what, cpu) -> MemUsageStats:
         return MemUsageStats(**self.fields(), what=str(what), cpu=int(cpu) * MIB)
@@ -80,9 +103,14 @@ class MemoryRules(RecordTransformer):
 
     def block_assignment_done(self, algorithm, ms, blocks, nodes, size) -> BlockAssignment:
         return BlockAssignment(
-            **self.fields(), phase="done", algorithm=str(algorithm), milliseconds=float(ms),
-            blocks=int(blocks), nodes=int(nodes), size_bytes=int(size),
-        )  # fmt: skip
+            **self.fields(),
+            phase="done",
+            algorithm=str(algorithm),
+            milliseconds=float(ms),
+            blocks=int(blocks),
+            nodes=int(nodes),
+            size_bytes=int(size),
+        )
 
     def block_count(self, stage, count) -> BlockAssignment:
         return BlockAssignment(**self.fields(), phase=str(stage), blocks=int(count))

@@ -18,9 +18,12 @@ from trtlog.parse.transform.context import RecordTransformer, text
 class NoteRules(RecordTransformer):
     def plugin_registration(self, verb, namespace, name, version) -> PluginRegistration:
         return PluginRegistration(
-            **self.fields(), plugin=str(name), version=str(version), namespace=text(namespace) or "",
+            **self.fields(),
+            plugin=str(name),
+            version=str(version),
+            namespace=text(namespace) or "",
             already=verb.startswith("Plugin creator already"),
-        )  # fmt: skip
+        )
 
     def progress_update(self, bar, phase, done, total) -> ProgressUpdate:
         indent = len(bar) - len(bar.lstrip(" "))

@@ -36,21 +36,27 @@ class OnnxRules(RecordTransformer):
 
     def onnx_node_io(self, node, op, direction, rest) -> OnnxImporterTrace:
         return OnnxImporterTrace(
-            **self.fields(), step=f"node {direction}", subject=f"{node} [{op}]",
+            **self.fields(),
+            step=f"node {direction}",
+            subject=f"{node} [{op}]",
             detail=(text(rest) or "").strip().rstrip(","),
-        )  # fmt: skip
+        )
 
     def onnx_importer_note(self, note, rest) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="note", subject=str(note), detail=text(rest))
 
     def onnx_importer_broadcast(self, node, detail) -> OnnxImporterTrace:
-        return OnnxImporterTrace(**self.fields(), step="broadcasting", subject=str(node), detail=str(detail))
+        return OnnxImporterTrace(
+            **self.fields(), step="broadcasting", subject=str(node), detail=str(detail)
+        )
 
     def onnx_importer_clamp(self, detail) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="Weight out of range", subject=str(detail))
 
     def onnx_importer_resize(self, *settings) -> OnnxImporterTrace:
         return OnnxImporterTrace(
-            **self.fields(), step="Running resize layer with", subject="",
+            **self.fields(),
+            step="Running resize layer with",
+            subject="",
             detail="; ".join(str(setting) for setting in settings),
-        )  # fmt: skip
+        )

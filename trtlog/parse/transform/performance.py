@@ -29,21 +29,31 @@ def _float(token) -> float | None:
 class PerformanceRules(RecordTransformer):
     def perf_statistic(self, metric, low, high, mean, median, *percentiles) -> PerfStatistic:
         pairs = tuple(
-            (float(percentiles[i]), float(percentiles[i + 1])) for i in range(0, len(percentiles), 2)
+            (float(percentiles[i]), float(percentiles[i + 1]))
+            for i in range(0, len(percentiles), 2)
         )
         return PerfStatistic(
-            **self.fields(), metric=str(metric), min=float(low), max=float(high), mean=float(mean),
-            median=float(median), percentiles=pairs,
-        )  # fmt: skip
+            **self.fields(),
+            metric=str(metric),
+            min=float(low),
+            max=float(high),
+            mean=float(mean),
+            median=float(median),
+            percentiles=pairs,
+        )
 
     def perf_value(self, metric, value, unit) -> PerfValue:
         return PerfValue(**self.fields(), metric=str(metric), value=float(value), unit=str(unit))
 
     def trace_average(self, runs, gpu, host, end_to_end, enqueue) -> TraceAverage:
         return TraceAverage(
-            **self.fields(), runs=int(runs), gpu_latency_ms=float(gpu), host_latency_ms=float(host),
-            end_to_end_ms=_float(end_to_end), enqueue_ms=float(enqueue),
-        )  # fmt: skip
+            **self.fields(),
+            runs=int(runs),
+            gpu_latency_ms=float(gpu),
+            host_latency_ms=float(host),
+            end_to_end_ms=_float(end_to_end),
+            enqueue_ms=float(enqueue),
+        )
 
     def legacy_perf_header(self, metric) -> LegacyPerfHeader:
         return LegacyPerfHeader(**self.fields(), metric=str(metric))
@@ -53,20 +63,31 @@ class PerformanceRules(RecordTransformer):
             **self.fields(), stat=str(stat), value=float(value), end_to_end=_float(end_to_end)
         )
 
-    def legacy_perf_percentile(self, value, percentile, end_to_end, _e2e_percentile) -> LegacyPerfStatistic:
+    def legacy_perf_percentile(
+        self, value, percentile, end_to_end, _e2e_percentile
+    ) -> LegacyPerfStatistic:
         return LegacyPerfStatistic(
-            **self.fields(), stat="percentile", value=float(value), percentile=float(percentile),
+            **self.fields(),
+            stat="percentile",
+            value=float(value),
+            percentile=float(percentile),
             end_to_end=_float(end_to_end),
-        )  # fmt: skip
+        )
 
     def legacy_perf_value(self, stat, value, unit) -> LegacyPerfStatistic:
-        return LegacyPerfStatistic(**self.fields(), stat=str(stat), value=float(value), unit=str(unit))
+        return LegacyPerfStatistic(
+            **self.fields(), stat=str(stat), value=float(value), unit=str(unit)
+        )
 
     def inference_progress(self, queries, ms) -> InferenceProgress:
-        return InferenceProgress(**self.fields(), what="warmup", count=int(queries), value=float(ms) / 1000)
+        return InferenceProgress(
+            **self.fields(), what="warmup", count=int(queries), value=float(ms) / 1000
+        )
 
     def timing_trace(self, queries, seconds) -> InferenceProgress:
-        return InferenceProgress(**self.fields(), what="timing trace", count=int(queries), value=float(seconds))
+        return InferenceProgress(
+            **self.fields(), what="timing trace", count=int(queries), value=float(seconds)
+        )
 
     def trace_averages_header(self, runs) -> InferenceProgress:
         return InferenceProgress(**self.fields(), what="trace averages", count=int(runs))
@@ -97,16 +118,24 @@ class PerformanceRules(RecordTransformer):
         values = [float(value) for value in numbers.split()]
         median = values[2] if len(values) == 4 else None
         return ProfileRow(
-            **self.fields(), layer=str(name).strip(), total_ms=values[0], average_ms=values[1],
-            median_ms=median, percent=values[-1],
-        )  # fmt: skip
+            **self.fields(),
+            layer=str(name).strip(),
+            total_ms=values[0],
+            average_ms=values[1],
+            median_ms=median,
+            percent=values[-1],
+        )
 
     def profile_row_numbers_first(self, numbers, name) -> ProfileRow:
         total, average, median, percent = (float(value) for value in numbers.split())
         return ProfileRow(
-            **self.fields(), layer=str(name).strip(), total_ms=total, average_ms=average,
-            median_ms=median, percent=percent,
-        )  # fmt: skip
+            **self.fields(),
+            layer=str(name).strip(),
+            total_ms=total,
+            average_ms=average,
+            median_ms=median,
+            percent=percent,
+        )
 
     def output_dump(self) -> OutputDump:
         return OutputDump(**self.fields(), what="title")

@@ -23,24 +23,34 @@ def _build(tag: Token | None) -> str | None:
 class RunRules(RecordTransformer):
     def run_header(self, program, version, build, command) -> RunHeader:
         return RunHeader(
-            **self.fields(), program=str(program), command=(text(command) or "").strip(),
-            version=_version(version), build=_build(build),
-        )  # fmt: skip
+            **self.fields(),
+            program=str(program),
+            command=(text(command) or "").strip(),
+            version=_version(version),
+            build=_build(build),
+        )
 
     def polygraphy_run_header(self, command) -> RunHeader:
         return RunHeader(**self.fields(), program="polygraphy", command=str(command))
 
     def run_footer(self, status, program, version, build, command) -> RunFooter:
         return RunFooter(
-            **self.fields(), status=str(status), program=str(program),
-            command=(text(command) or "").strip(), version=_version(version), build=_build(build),
-        )  # fmt: skip
+            **self.fields(),
+            status=str(status),
+            program=str(program),
+            command=(text(command) or "").strip(),
+            version=_version(version),
+            build=_build(build),
+        )
 
     def polygraphy_run_footer(self, status, runtime, command) -> RunFooter:
         return RunFooter(
-            **self.fields(), status=str(status), program="polygraphy", command=str(command),
+            **self.fields(),
+            status=str(status),
+            program="polygraphy",
+            command=str(command),
             runtime_seconds=None if runtime is None else float(runtime),
-        )  # fmt: skip
+        )
 
     def tensorrt_version(self, version) -> TensorrtVersion:
         # 8.0.3 prints the integer code (8003); later versions print "8.2.3".

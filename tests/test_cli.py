@@ -1,0 +1,99 @@
+"""The command line: ``trtlog parse`` in each format, and its errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tests.conftest import SAMPLES
+from trtlog.cli.app import app
+
+runner = CliRunner()
+SAMPLE_10X = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+
+
+def test_summary_names_version_gpu_precision_and_counts() -> None:
+    result = runner.invoke(app, ["parse", str(SAMPLE_10X)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for expected in (
+        "10.8.0",
+        "NVIDIA L4",
+        "trtexec",
+        "--fp16",
+        "Precision: FP32+FP16",
+        "0.407 s",
+        "autotuning",
+        "234 recognised",
+    ):
+        assert expected in out, expected
+
+
+def test_json_document(tmp_path: Path) -> None:
+    target = tmp_path / "events.json"
+    result = runner.invoke(
+        app, ["parse", str(SAMPLE_10X), "--format", "json", "--out", str(target)]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(target.read_text())
+    assert set(document) == {"source", "summary", "events"}
+    assert document["summary"]["tensorrt_version"] == "10.8.0"
+    chosen = [event for event in document["events"] if event["kind"] == "chose_runner"]
+    assert [event["tactic"] for event in chosen][:2] == ["0x61f0c2d99a3b7e08", "0x0d4e2f7a19c3b865"]
+    assert chosen[0]["layer"] == "/conv1/Conv + /relu1/Relu"
+    assert chosen[0]["timestamp"] == "2026-11-05T10:15:03"
+
+
+def test_jsonl_streams_one_event_per_line(tmp_path: Path) -> None:
+    gz = tmp_path / "build.log.gz"
+    gz.write_bytes(gzip.compress(SAMPLE_10X.read_bytes()))
+    result = runner.invoke(app, ["parse", str(gz), "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert records[0]["kind"] == "run_header" and records[-1]["kind"] == "run_footer"
+    assert sum(1 for record in records if record["kind"] == "tactic_timing") == 13
+
+
+def test_standard_input() -> None:
+    result = runner.invoke(app, ["parse", "-", "--format", "jsonl"], input=SAMPLE_10X.read_text())
+    assert result.exit_code == 0
+    assert len(result.output.splitlines()) > 100
+
+
+def test_bad_inputs_give_one_line_and_exit_2(tmp_path: Path) -> None:
+    binary = tmp_path / "model.engine"
+    binary.write_bytes(b"\x00\x01\x02ftrt" * 100)
+    for target, message in (
+        (tmp_path / "absent.log", "no such file"),
+        (tmp_path, "is a directory"),
+        (binary, "binary"),
+    ):
+        result = runner.invoke(app, ["parse", str(target)])
+        assert result.exit_code == 2
+        assert message in result.output
+        assert "Traceback" not in result.output
+
+
+def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]
+    )
+    assert result.exit_code == 2 and "cannot write" in result.output
+
+
+def test_help_does_not_import_heavy_modules() -> None:
+    code = (
+        "import sys\n"
+        "from trtlog.cli.app import app\n"
+        "heavy = [m for m in ('lark', 'pandas', 'matplotlib') if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert output.strip() == ""
