@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
 
-RUFF = shutil.which("ruff")
+# The ruff installed beside this interpreter (the test extra), else one on PATH.
+_BESIDE = Path(sys.executable).parent / "ruff"
+RUFF = str(_BESIDE) if _BESIDE.exists() else shutil.which("ruff")
 
 
 @pytest.mark.skipif(RUFF is None, reason="ruff is not installed")
