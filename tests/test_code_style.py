@@ -1,4 +1,4 @@
-"""The code stays ruff-clean (lint and format)."""
+"""The code stays ruff-clean (lint and format) and type-checks with mypy."""
 
 from __future__ import annotations
 
@@ -11,15 +11,21 @@ import pytest
 
 from tests.conftest import REPO
 
-# The ruff installed beside this interpreter (the test extra), else one on PATH.
-_BESIDE = Path(sys.executable).parent / "ruff"
-RUFF = str(_BESIDE) if _BESIDE.exists() else shutil.which("ruff")
+
+def _tool(name: str) -> str | None:
+    # The tool installed beside this interpreter (the test extra), else one on PATH.
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.exists() else shutil.which(name)
 
 
-@pytest.mark.skipif(RUFF is None, reason="ruff is not installed")
 @pytest.mark.parametrize(
-    "arguments", [["check", "."], ["format", "--check", "."]], ids=["lint", "format"]
+    "command",
+    [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]],
+    ids=["ruff-lint", "ruff-format", "mypy"],
 )
-def test_ruff(arguments: list[str]) -> None:
-    result = subprocess.run([RUFF, *arguments], cwd=REPO, capture_output=True, text=True)
+def test_tool_is_clean(command: list[str]) -> None:
+    executable = _tool(command[0])
+    if executable is None:
+        pytest.skip(f"{command[0]} is not installed")
+    result = subprocess.run([executable, *command[1:]], cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
+from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
@@ -145,7 +146,7 @@ def split_envelope(line: str) -> tuple[Envelope, str]:
     if not line:
         return NO_ENVELOPE, ""
     try:
-        return envelope_parser().parse(line)
+        return cast(tuple[Envelope, str], envelope_parser().parse(line))
     except LarkError:
         # A prefix that starts like an envelope but does not finish as one: no envelope.
         return NO_ENVELOPE, line

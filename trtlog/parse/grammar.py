@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from lark import Lark
+
+if TYPE_CHECKING:
+    from trtlog.parse.transform import MessageTransformer
 
 # Concatenation order of the message grammar: shared terminals, the start rules, then one file
 # per event family (see the header of messages.lark).
@@ -38,16 +42,22 @@ def message_grammar() -> str:
 
 
 @cache
+def message_transformer() -> MessageTransformer:
+    """The transformer ``message_parser`` applies; ``begin`` it before each parse."""
+    from trtlog.parse.transform import MessageTransformer
+
+    return MessageTransformer()
+
+
+@cache
 def message_parser() -> Lark:
     """The LALR parser for message bodies, one start symbol per kind of record, with the
     transformer applied while parsing (no tree is built)."""
-    from trtlog.parse.transform import MessageTransformer
-
     return Lark(
         message_grammar(),
         start=list(MESSAGE_START_RULES),
         parser="lalr",
         lexer="contextual",
         maybe_placeholders=True,
-        transformer=MessageTransformer(),
+        transformer=message_transformer(),
     )

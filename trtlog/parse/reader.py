@@ -14,7 +14,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 # CSI sequences (colours, cursor moves, line erases), OSC sequences, and two-byte escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
@@ -83,7 +83,11 @@ def open_log(source: str | os.PathLike[str]) -> BinaryIO:
             stream = path.open("rb")
         except OSError as error:
             raise LogSourceError(f"{name}: cannot be read ({error.strerror})") from error
-    buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(stream)  # type: ignore[arg-type]
+    buffered: io.BufferedReader = (
+        stream
+        if isinstance(stream, io.BufferedReader)
+        else io.BufferedReader(cast(io.RawIOBase, stream))
+    )
     head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
     if head[:2] == b"\x1f\x8b":
         unzipped = gzip.GzipFile(fileobj=buffered)
@@ -91,7 +95,7 @@ def open_log(source: str | os.PathLike[str]) -> BinaryIO:
             head = unzipped.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{name}: not a readable gzip file ({error})") from error
-        buffered = io.BufferedReader(unzipped)  # type: ignore[arg-type]
+        buffered = io.BufferedReader(cast(io.RawIOBase, unzipped))
     if _looks_binary(head):
         raise LogSourceError(f"{name}: looks like a binary file, not a TensorRT log")
     return buffered

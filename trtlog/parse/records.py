@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
@@ -28,7 +29,7 @@ from trtlog.parse.envelope import (
     Envelope,
     split_envelope,
 )
-from trtlog.parse.grammar import message_parser
+from trtlog.parse.grammar import message_parser, message_transformer
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -87,7 +88,7 @@ class RecordParser:
 
     def __init__(self) -> None:
         self._lark: Lark = message_parser()
-        self._transformer = self._lark.options.transformer
+        self._transformer = message_transformer()
         self.counts = LineCounts()
         self.seen_envelope = False
 
@@ -195,7 +196,7 @@ class RecordParser:
     ) -> tuple[list[Event] | None, int | None]:
         self._transformer.begin(envelope, line, end_line, raw)
         try:
-            result = self._lark.parse("\n".join(lines), start=start)
+            result = cast("list[Event] | Event", self._lark.parse("\n".join(lines), start=start))
         except UnexpectedInput as error:
             return None, _first_bad_line(error)
         except Exception:
@@ -235,7 +236,7 @@ class RecordParser:
         return Unrecognized(line=line, end_line=line, text=raw, **fields)
 
 
-def _envelope_fields(envelope: Envelope) -> dict[str, object]:
+def _envelope_fields(envelope: Envelope) -> dict[str, Any]:
     return {
         "timestamp": envelope.timestamp,
         "severity": envelope.severity,

@@ -133,8 +133,8 @@ def _gpu(log: ParsedLog) -> str | None:
     for event in log.of(DeviceProperty):
         if event.key == "Selected Device":
             return event.value
-    for event in log.of(Foreign):
-        match = re.search(r"Device\(ID: \d+, Name: ([^,]+), SM Capability", event.text)
+    for foreign in log.of(Foreign):
+        match = re.search(r"Device\(ID: \d+, Name: ([^,]+), SM Capability", foreign.text)
         if match:
             return match.group(1)
     return None

@@ -47,30 +47,32 @@ def _runner(suffix: Token) -> tuple[str, int | None]:
 
 @v_args(inline=True)
 class AutotuningRules(RecordTransformer):
-    def optimization_profile(self, profile, index, total) -> OptimizationProfile:
+    def optimization_profile(
+        self, profile: Token, index: Token, total: Token
+    ) -> OptimizationProfile:
         return OptimizationProfile(
             **self.fields(), profile=int(profile), index=int(index), total=int(total)
         )
 
-    def optimization_profile_out_of(self, profile, total) -> OptimizationProfile:
+    def optimization_profile_out_of(self, profile: Token, total: Token) -> OptimizationProfile:
         return OptimizationProfile(
             **self.fields(), profile=int(profile), index=int(profile) + 1, total=int(total)
         )
 
-    def computing_costs(self, subject) -> ComputingCosts:
+    def computing_costs(self, subject: Token | None) -> ComputingCosts:
         # 8.0-8.5 print the line with an empty layer name.
         layer = (text(subject) or "").strip() or None
         return ComputingCosts(**self.fields(), layer=layer)
 
-    def computing_reformatting_costs(self, _subject) -> ComputingCosts:
+    def computing_reformatting_costs(self, _subject: Token) -> ComputingCosts:
         return ComputingCosts(**self.fields(), reformatting=True)
 
-    def format_combination(self, inputs, outputs) -> FormatCombination:
+    def format_combination(self, inputs: Token, outputs: Token) -> FormatCombination:
         return FormatCombination(
             **self.fields(), inputs=split_formats(inputs), outputs=split_formats(outputs)
         )
 
-    def reformat_combination(self, inputs, outputs) -> FormatCombination:
+    def reformat_combination(self, inputs: Token, outputs: Token) -> FormatCombination:
         return FormatCombination(
             **self.fields(),
             inputs=split_formats(inputs),
@@ -78,20 +80,22 @@ class AutotuningRules(RecordTransformer):
             reformat=True,
         )
 
-    def timing_runner(self, subject, suffix) -> TimingRunner:
+    def timing_runner(self, subject: Token | None, suffix: Token) -> TimingRunner:
         runner, runner_id = _runner(suffix)
         return TimingRunner(
             **self.fields(), layer=text(subject), runner=runner, runner_id=runner_id
         )
 
-    def legacy_timing_runner(self, subject, code) -> TimingRunner:
+    def legacy_timing_runner(self, subject: Token, code: Token) -> TimingRunner:
         # 5.x prints a numeric runner code instead of the runner's name.
         return TimingRunner(**self.fields(), layer=str(subject), runner_id=int(code))
 
-    def tactic_timing(self, tactic, time) -> TacticTiming:
+    def tactic_timing(self, tactic: Token, time: Token) -> TacticTiming:
         return TacticTiming(**self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time))
 
-    def named_tactic_timing(self, kernel, parameters, tactic, time) -> TacticTiming:
+    def named_tactic_timing(
+        self, kernel: Token, parameters: Token | None, tactic: Token, time: Token
+    ) -> TacticTiming:
         return TacticTiming(
             **self.fields(),
             tactic=TacticId.parse(tactic),
@@ -100,7 +104,7 @@ class AutotuningRules(RecordTransformer):
             kernel_parameters=_parameters(parameters),
         )
 
-    def tactic_skipped(self, tactic, requested, available) -> TacticSkipped:
+    def tactic_skipped(self, tactic: Token, requested: Token, available: Token) -> TacticSkipped:
         return TacticSkipped(
             **self.fields(),
             tactic=TacticId.parse(tactic),
@@ -109,10 +113,12 @@ class AutotuningRules(RecordTransformer):
             scratch_available=int(available),
         )
 
-    def only_tactic(self, tactic) -> TacticSkipped:
+    def only_tactic(self, tactic: Token) -> TacticSkipped:
         return TacticSkipped(**self.fields(), tactic=TacticId.parse(tactic), reason="only option")
 
-    def tactic_skipped_for_memory(self, _index, requested, tactic) -> TacticSkipped:
+    def tactic_skipped_for_memory(
+        self, _index: Token, requested: Token, tactic: Token
+    ) -> TacticSkipped:
         return TacticSkipped(
             **self.fields(),
             tactic=TacticId.parse(tactic),
@@ -120,7 +126,9 @@ class AutotuningRules(RecordTransformer):
             scratch_requested=int(requested),
         )
 
-    def set_tactic_name(self, subject, kernel, tactic, parameters) -> SetTacticName:
+    def set_tactic_name(
+        self, subject: Token | None, kernel: Token, tactic: Token | None, parameters: Token | None
+    ) -> SetTacticName:
         layer, variant = text(subject), None
         match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
         if match:
@@ -134,13 +142,15 @@ class AutotuningRules(RecordTransformer):
             kernel_parameters=_parameters(parameters),
         )
 
-    def set_tactic_name_only(self, kernel) -> SetTacticName:
+    def set_tactic_name_only(self, kernel: Token) -> SetTacticName:
         return SetTacticName(**self.fields(), subject=None, kernel=str(kernel))
 
-    def fastest_tactic(self, tactic, time) -> FastestTactic:
+    def fastest_tactic(self, tactic: Token, time: Token) -> FastestTactic:
         return FastestTactic(**self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time))
 
-    def runner_profiled(self, subject, suffix, seconds, tactic, time) -> FastestTactic:
+    def runner_profiled(
+        self, subject: Token, suffix: Token, seconds: Token, tactic: Token, time: Token
+    ) -> FastestTactic:
         runner, runner_id = _runner(suffix)
         return FastestTactic(
             **self.fields(),
@@ -152,18 +162,20 @@ class AutotuningRules(RecordTransformer):
             profiling_seconds=float(seconds),
         )
 
-    def runner_skipped(self, runner) -> RunnerSkipped:
+    def runner_skipped(self, runner: Token) -> RunnerSkipped:
         return RunnerSkipped(**self.fields(), skipped_runner=str(runner))
 
-    def runner_skipped_for_layer(self, runner, layer) -> RunnerSkipped:
+    def runner_skipped_for_layer(self, runner: Token, layer: Token) -> RunnerSkipped:
         return RunnerSkipped(**self.fields(), skipped_runner=str(runner), layer=str(layer).strip())
 
-    def chose_runner(self, runner, tactic) -> ChoseRunner:
+    def chose_runner(self, runner: Token, tactic: Token) -> ChoseRunner:
         return ChoseRunner(
             **self.fields(), chosen_runner=str(runner), tactic=TacticId.parse(tactic)
         )
 
-    def reformat_layer_added(self, tensor, source, from_format, to_format) -> ReformatLayerAdded:
+    def reformat_layer_added(
+        self, tensor: Token, source: Token, from_format: Token, to_format: Token
+    ) -> ReformatLayerAdded:
         return ReformatLayerAdded(
             **self.fields(),
             tensor=str(tensor),
@@ -172,13 +184,15 @@ class AutotuningRules(RecordTransformer):
             to_format=str(to_format).strip(),
         )
 
-    def kernel_selected(self, index, kind) -> KernelSelected:
+    def kernel_selected(self, index: Token, kind: Token) -> KernelSelected:
         return KernelSelected(**self.fields(), index=int(index), kernel_kind=str(kind))
 
-    def kernel_index_assigned(self, layer, index) -> KernelSelected:
+    def kernel_index_assigned(self, layer: Token, index: Token) -> KernelSelected:
         return KernelSelected(**self.fields(), index=int(index), layer=str(layer))
 
-    def tactic_pruning(self, layer, available, unparsable, pruned, remaining) -> TacticPruning:
+    def tactic_pruning(
+        self, layer: Token, available: Token, unparsable: Token, pruned: Token, remaining: Token
+    ) -> TacticPruning:
         return TacticPruning(
             **self.fields(),
             layer=str(layer),
@@ -188,15 +202,17 @@ class AutotuningRules(RecordTransformer):
             remaining=int(remaining),
         )
 
-    def non_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
+    def non_conforming_implementation(
+        self, layer: Token, detail: Token | None
+    ) -> NonConformingImplementation:
         return NonConformingImplementation(
             **self.fields(), layer=str(layer), detail=(text(detail) or "").strip() or None
         )
 
-    def backend_strategy(self, strategy) -> BackendStrategy:
+    def backend_strategy(self, strategy: Token) -> BackendStrategy:
         return BackendStrategy(**self.fields(), strategy=int(strategy), action="building")
 
-    def backend_strategy_initial(self, strategy, estimate) -> BackendStrategy:
+    def backend_strategy_initial(self, strategy: Token, estimate: Token) -> BackendStrategy:
         return BackendStrategy(
             **self.fields(),
             strategy=int(strategy),
@@ -204,7 +220,9 @@ class AutotuningRules(RecordTransformer):
             estimated_time=float(estimate),
         )
 
-    def backend_strategy_chosen(self, strategy, estimate, previous) -> BackendStrategy:
+    def backend_strategy_chosen(
+        self, strategy: Token, estimate: Token, previous: Token
+    ) -> BackendStrategy:
         return BackendStrategy(
             **self.fields(),
             strategy=int(strategy),
@@ -213,7 +231,9 @@ class AutotuningRules(RecordTransformer):
             previous_time=float(previous),
         )
 
-    def backend_strategy_skipped(self, strategy, estimate, previous) -> BackendStrategy:
+    def backend_strategy_skipped(
+        self, strategy: Token, estimate: Token, previous: Token
+    ) -> BackendStrategy:
         return BackendStrategy(
             **self.fields(),
             strategy=int(strategy),
@@ -222,7 +242,9 @@ class AutotuningRules(RecordTransformer):
             previous_time=float(previous),
         )
 
-    def no_conforming_implementation(self, layer, detail) -> NonConformingImplementation:
+    def no_conforming_implementation(
+        self, layer: Token, detail: Token | None
+    ) -> NonConformingImplementation:
         return NonConformingImplementation(
             **self.fields(),
             layer=str(layer),
@@ -230,33 +252,35 @@ class AutotuningRules(RecordTransformer):
             strict=True,
         )
 
-    def missing_quantization_scale(self, tensor, _detail) -> MissingQuantizationScale:
+    def missing_quantization_scale(self, tensor: Token, _detail: Token) -> MissingQuantizationScale:
         return MissingQuantizationScale(**self.fields(), tensor=str(tensor))
 
-    def generated_kernel_count(self, count) -> GeneratedKernelCount:
+    def generated_kernel_count(self, count: Token) -> GeneratedKernelCount:
         return GeneratedKernelCount(**self.fields(), count=int(count))
 
-    def tactic_source(self, source, role) -> TacticSource:
+    def tactic_source(self, source: Token, role: Token) -> TacticSource:
         role_text = str(role).strip()
         role_text = role_text[3:] if role_text.startswith("as ") else role_text
         return TacticSource(**self.fields(), source=str(source), role=role_text)
 
-    def tactic_source_disabled(self, source) -> TacticSource:
+    def tactic_source_disabled(self, source: Token) -> TacticSource:
         return TacticSource(**self.fields(), source=str(source).strip(), role=None, enabled=False)
 
-    def timing_cache(self, scope) -> TimingCache:
+    def timing_cache(self, scope: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="in use", scope=str(scope).lower())
 
-    def timing_cache_deleted(self, entries, hits) -> TimingCache:
+    def timing_cache_deleted(self, entries: Token, hits: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="deleted", entries=int(entries), hits=int(hits))
 
-    def timing_cache_unreadable(self, path) -> TimingCache:
+    def timing_cache_unreadable(self, path: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="unreadable", path=str(path))
 
-    def timing_cache_serialized(self, entries) -> TimingCache:
+    def timing_cache_serialized(self, entries: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="serialized", entries=int(entries))
 
-    def timing_cache_file(self, verb, size, _direction, path) -> TimingCache:
+    def timing_cache_file(
+        self, verb: Token, size: Token, _direction: Token, path: Token
+    ) -> TimingCache:
         return TimingCache(
             **self.fields(), action=str(verb).lower(), size_bytes=int(size), path=str(path).strip()
         )
@@ -264,7 +288,15 @@ class AutotuningRules(RecordTransformer):
     def timing_cache_invalid(self) -> TimingCache:
         return TimingCache(**self.fields(), action="invalid")
 
-    def timing_cache_hit(self, subject, inputs, outputs, runner, tactic, time) -> TimingCacheHit:
+    def timing_cache_hit(
+        self,
+        subject: Token,
+        inputs: Token | None,
+        outputs: Token | None,
+        runner: Token,
+        tactic: Token,
+        time: Token,
+    ) -> TimingCacheHit:
         formats = f"{text(inputs) or ''} -> {text(outputs) or ''}"
         return TimingCacheHit(
             **self.fields(),

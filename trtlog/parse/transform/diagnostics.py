@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import v_args
+from lark import Token, v_args
 
 from trtlog.events.diagnostics import AffectedWeights, Diagnostic
 from trtlog.parse.transform.context import RecordTransformer, text
@@ -12,7 +12,7 @@ from trtlog.parse.transform.context import RecordTransformer, text
 
 @v_args(inline=True)
 class DiagnosticRules(RecordTransformer):
-    def diagnostic(self, location, message, *continuation) -> Diagnostic:
+    def diagnostic(self, location: Token | None, message: Token, *continuation: Any) -> Diagnostic:
         parts: dict[str, Any] = {}
         if isinstance(message, dict):
             parts = message
@@ -28,7 +28,9 @@ class DiagnosticRules(RecordTransformer):
             **parts,
         )
 
-    def error_code_message(self, origin, code, category, detail) -> dict[str, Any]:
+    def error_code_message(
+        self, origin: Token | None, code: Token, category: Token, detail: Token | None
+    ) -> dict[str, Any]:
         origin_text = (text(origin) or "").strip().rstrip(":").strip() or None
         detail_text = text(detail)
         message = f"Error Code {code}: {category} ({detail_text or ''})"
@@ -40,7 +42,7 @@ class DiagnosticRules(RecordTransformer):
             "detail": detail_text,
         }
 
-    def affected_weights(self, weights) -> AffectedWeights:
+    def affected_weights(self, weights: Token) -> AffectedWeights:
         return AffectedWeights(
             **self.fields(), weights=tuple(part.strip() for part in str(weights).split(", "))
         )

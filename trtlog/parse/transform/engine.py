@@ -29,7 +29,14 @@ class EngineRules(RecordTransformer):
         )
         return [header, *found]
 
-    def engine_layer(self, layer_type, name, tactic, inputs, outputs) -> EngineLayer:
+    def engine_layer(
+        self,
+        layer_type: Token,
+        name: Token,
+        tactic: Token,
+        inputs: list[Tensor] | None,
+        outputs: list[Tensor] | None,
+    ) -> EngineLayer:
         return EngineLayer(
             **self.fields_at(layer_type),
             name=str(name),
@@ -39,7 +46,9 @@ class EngineRules(RecordTransformer):
             outputs=tuple(outputs or ()),
         )
 
-    def engine_layer_detailed(self, name, layer_type, *attributes) -> EngineLayer:
+    def engine_layer_detailed(
+        self, name: Token, layer_type: Token, *attributes: Any
+    ) -> EngineLayer:
         values: dict[str, Any] = {}
         others: list[tuple[str, str]] = []
         for key, value in attributes:
@@ -62,15 +71,17 @@ class EngineRules(RecordTransformer):
     def tensor_list(self, *tensors: Tensor) -> list[Tensor]:
         return list(tensors)
 
-    def tensor(self, name, dtype, dims) -> Tensor:
+    def tensor(self, name: Token, dtype: Token, dims: Token | None) -> Tensor:
         return tensor(str(name), str(dtype), text(dims))
 
-    def detailed_attribute(self, key, *values) -> tuple[str, Any]:
+    def detailed_attribute(self, key: Token, *values: Any) -> tuple[str, Any]:
         if key.type == "DETAILED_TENSORS_KEY":
             return str(key), tuple(value for value in values if value is not None)
         return str(key), (text(values[0]) or "").strip() if values else ""
 
-    def detailed_tensor(self, name, location, dims, fmt) -> Tensor:
+    def detailed_tensor(
+        self, name: Token, location: Token, dims: Token | None, fmt: Token
+    ) -> Tensor:
         return tensor(str(name), dtype_of_format(str(fmt)), text(dims), str(fmt))
 
     def layer_information(self) -> LayerInformation:
@@ -91,20 +102,20 @@ class EngineRules(RecordTransformer):
                 events.append(LayerInformation(**self.fields_at(entry), title="Bindings"))
         return events
 
-    def engine_binding(self, name) -> EngineBinding:
+    def engine_binding(self, name: Token) -> EngineBinding:
         return EngineBinding(**self.fields_at(name), name=str(name))
 
-    def layers_running_on(self, device) -> LayersRunningOn:
+    def layers_running_on(self, device: Token) -> LayersRunningOn:
         return LayersRunningOn(**self.fields(), device=str(device))
 
-    def layers_running_on_8x(self, device) -> LayersRunningOn:
+    def layers_running_on_8x(self, device: Token) -> LayersRunningOn:
         return LayersRunningOn(**self.fields(), device=str(device))
 
-    def layer_placement(self, tag, kind, layer) -> LayerPlacement:
+    def layer_placement(self, tag: Token, kind: Token, layer: Token) -> LayerPlacement:
         device = "DLA" if tag.startswith("[Dla") else "GPU"
         return LayerPlacement(
             **self.fields(), device=device, layer_kind=str(kind), layer=str(layer).strip()
         )
 
-    def no_layer_placement(self, device) -> LayerPlacement:
+    def no_layer_placement(self, device: Token) -> LayerPlacement:
         return LayerPlacement(**self.fields(), device=str(device))

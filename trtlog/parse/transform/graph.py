@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from lark import v_args
+from lark import Token, v_args
 
 from trtlog.events.graph import (
     ForeignNodeMetadata,
@@ -25,7 +25,7 @@ from trtlog.parse.transform.context import RecordTransformer, text
 
 @v_args(inline=True)
 class GraphRules(RecordTransformer):
-    def layer_count(self, stage, count) -> LayerCount:
+    def layer_count(self, stage: Token, count: Token) -> LayerCount:
         name = str(stage)
         return LayerCount(
             **self.fields(),
@@ -33,15 +33,15 @@ class GraphRules(RecordTransformer):
             count=int(count),
         )
 
-    def fusion_pass_running(self, name, target) -> FusionPassRunning:
+    def fusion_pass_running(self, name: Token, target: Token | None) -> FusionPassRunning:
         return FusionPassRunning(**self.fields(), pass_name=str(name), target=text(target))
 
-    def layers_fused(self, pass_name, first, second) -> LayersFused:
+    def layers_fused(self, pass_name: Token, first: Token, second: Token) -> LayersFused:
         return LayersFused(
             **self.fields(), pass_name=str(pass_name), first=str(first), second=str(second)
         )
 
-    def layers_fused_into(self, pass_name, first, target) -> LayersFused:
+    def layers_fused_into(self, pass_name: Token, first: Token, target: Token) -> LayersFused:
         return LayersFused(
             **self.fields(),
             pass_name=str(pass_name),
@@ -50,7 +50,7 @@ class GraphRules(RecordTransformer):
             relation="into",
         )
 
-    def weights_fused(self, first, second) -> LayersFused:
+    def weights_fused(self, first: Token, second: Token) -> LayersFused:
         return LayersFused(
             **self.fields(),
             pass_name=None,
@@ -59,18 +59,20 @@ class GraphRules(RecordTransformer):
             relation="weights",
         )
 
-    def layers_fused_unnamed(self, first, second) -> LayersFused:
+    def layers_fused_unnamed(self, first: Token, second: Token) -> LayersFused:
         return LayersFused(**self.fields(), pass_name=None, first=str(first), second=str(second))
 
-    def layer_removed(self, layer) -> LayerRemoved:
+    def layer_removed(self, layer: Token) -> LayerRemoved:
         return LayerRemoved(**self.fields(), layer=str(layer).strip())
 
-    def layer_type_converted(self, _verb, layer, from_type, to_type) -> LayerTypeConverted:
+    def layer_type_converted(
+        self, _verb: Token, layer: Token, from_type: Token, to_type: Token
+    ) -> LayerTypeConverted:
         return LayerTypeConverted(
             **self.fields(), layer=str(layer), from_type=str(from_type), to_type=str(to_type)
         )
 
-    def layer_eliminated(self, layer, detail) -> LayerEliminated:
+    def layer_eliminated(self, layer: Token, detail: Token | None) -> LayerEliminated:
         name = str(layer)
         what = None
         for prefix in ("concatenation ", "slice "):
@@ -80,21 +82,21 @@ class GraphRules(RecordTransformer):
             **self.fields(), layer=name, what=what, detail=(text(detail) or "").strip() or None
         )
 
-    def layers_merged(self, layers) -> LayersMerged:
+    def layers_merged(self, layers: Token) -> LayersMerged:
         return LayersMerged(
             **self.fields(), layers=tuple(part.strip() for part in str(layers).split(" || "))
         )
 
-    def graph_rewrite(self, pass_name, detail) -> GraphRewrite:
+    def graph_rewrite(self, pass_name: Token, detail: Token) -> GraphRewrite:
         return GraphRewrite(**self.fields(), pass_name=str(pass_name), detail=str(detail).strip())
 
-    def layers_swapped(self, first, second) -> LayersSwapped:
+    def layers_swapped(self, first: Token, second: Token) -> LayersSwapped:
         return LayersSwapped(**self.fields(), first=str(first), second=str(second))
 
-    def tensor_retargeted(self, tensor, target) -> TensorRetargeted:
+    def tensor_retargeted(self, tensor: Token, target: Token) -> TensorRetargeted:
         return TensorRetargeted(**self.fields(), tensor=str(tensor), target=str(target).strip())
 
-    def tensor_copied(self, tensor, target, reason) -> TensorRetargeted:
+    def tensor_copied(self, tensor: Token, target: Token, reason: Token | None) -> TensorRetargeted:
         return TensorRetargeted(
             **self.fields(),
             tensor=str(tensor),
@@ -103,17 +105,17 @@ class GraphRules(RecordTransformer):
             reason=text(reason),
         )
 
-    def foreign_node_metadata(self, node, metadata) -> ForeignNodeMetadata:
+    def foreign_node_metadata(self, node: Token, metadata: Token | None) -> ForeignNodeMetadata:
         layers = re.findall(r"\[ONNX Layer: ([^\]]*)\]", text(metadata) or "")
         return ForeignNodeMetadata(**self.fields(), node=str(node), onnx_layers=tuple(layers))
 
-    def symbolic_shape(self, kind, name) -> SymbolicShape:
+    def symbolic_shape(self, kind: Token, name: Token) -> SymbolicShape:
         return SymbolicShape(**self.fields(), item="layer", name=f"{kind} {name}".strip())
 
-    def symbolic_shape_tensor(self, role, index) -> SymbolicShape:
+    def symbolic_shape_tensor(self, role: Token, index: Token) -> SymbolicShape:
         return SymbolicShape(**self.fields(), item=role.strip().lower(), name=str(index))
 
-    def symbolic_shape_dimension(self, value, symbol) -> SymbolicShape:
+    def symbolic_shape_dimension(self, value: Token, symbol: Token) -> SymbolicShape:
         return SymbolicShape(
             **self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip()
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import v_args
+from lark import Token, v_args
 
 from trtlog.events.base import KIB, MIB
 from trtlog.events.memory import (
@@ -32,7 +32,9 @@ _UNIT_BYTES = {
 
 @v_args(inline=True)
 class MemoryRules(RecordTransformer):
-    def layer_memory(self, layer, host, device, scratch) -> LayerMemory:
+    def layer_memory(
+        self, layer: Token, host: Token, device: Token, scratch: Token | None
+    ) -> LayerMemory:
         return LayerMemory(
             **self.fields(),
             layer=str(layer),
@@ -41,23 +43,25 @@ class MemoryRules(RecordTransformer):
             scratch=None if scratch is None else int(scratch),
         )
 
-    def memory_total(self, kind, size) -> MemoryTotal:
+    def memory_total(self, kind: Token, size: Token) -> MemoryTotal:
         return MemoryTotal(
             **self.fields(), what=str(kind).removeprefix("Total ").lower(), size_bytes=int(size)
         )
 
-    def per_runner_memory_total(self, kind, size) -> MemoryTotal:
+    def per_runner_memory_total(self, kind: Token, size: Token) -> MemoryTotal:
         return MemoryTotal(
             **self.fields(), what=f"per-runner {kind} persistent", size_bytes=int(size)
         )
 
-    def memory_allocation(self, what, size) -> MemoryAllocation:
+    def memory_allocation(self, what: Token, size: Token) -> MemoryAllocation:
         return MemoryAllocation(**self.fields(), what=str(what), size_bytes=int(size))
 
-    def runner_scratch_allocation(self, size) -> MemoryAllocation:
+    def runner_scratch_allocation(self, size: Token) -> MemoryAllocation:
         return MemoryAllocation(**self.fields(), what="Runner scratch", size_bytes=int(size))
 
-    def memory_reservation(self, what, host, device) -> MemoryAllocation:
+    def memory_reservation(
+        self, what: Token, host: Token, device: Token | None
+    ) -> MemoryAllocation:
         return MemoryAllocation(
             **self.fields(),
             what=f"Reserving memory for {what}",
@@ -65,17 +69,19 @@ class MemoryRules(RecordTransformer):
             host_bytes=int(host),
         )
 
-    def engine_size(self, what, size, unit) -> MemoryAllocation:
+    def engine_size(self, what: Token, size: Token, unit: Token) -> MemoryAllocation:
         return MemoryAllocation(
             **self.fields(),
             what=str(what).rstrip(": "),
             size_bytes=round(float(size) * _UNIT_BYTES[str(unit)]),
         )
 
-    def block_size(self, size) -> BlockSize:
+    def block_size(self, size: Token) -> BlockSize:
         return BlockSize(**self.fields(), size_bytes=int(size))
 
-    def mem_usage_change(self, what, cpu_delta, gpu_delta, cpu_now, gpu_now) -> MemUsageChange:
+    def mem_usage_change(
+        self, what: Token, cpu_delta: Token, gpu_delta: Token, cpu_now: Token, gpu_now: Token
+    ) -> MemUsageChange:
         return MemUsageChange(
             **self.fields(),
             what=str(what),
@@ -85,23 +91,25 @@ class MemoryRules(RecordTransformer):
             gpu_now=int(gpu_now) * MIB,
         )
 
-    def mem_usage_snapshot(self, what, cpu, gpu) -> MemUsageSnapshot:
+    def mem_usage_snapshot(self, what: Token, cpu: Token, gpu: Token) -> MemUsageSnapshot:
         return MemUsageSnapshot(
             **self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB
         )
 
-    def mem_usage_stats(self, what, cpu, gpu) -> MemUsageStats:
+    def mem_usage_stats(self, what: Token, cpu: Token, gpu: Token) -> MemUsageStats:
         return MemUsageStats(
             **self.fields(), what=str(what), cpu=int(cpu) * MIB, gpu=int(gpu) * MIB
         )
 
-    def mem_usage_stats_cpu(self, what, cpu) -> MemUsageStats:
+    def mem_usage_stats_cpu(self, what: Token, cpu: Token) -> MemUsageStats:
         return MemUsageStats(**self.fields(), what=str(what), cpu=int(cpu) * MIB)
 
-    def block_assignment(self, steps) -> BlockAssignment:
+    def block_assignment(self, steps: Token) -> BlockAssignment:
         return BlockAssignment(**self.fields(), phase="started", steps=int(steps))
 
-    def block_assignment_done(self, algorithm, ms, blocks, nodes, size) -> BlockAssignment:
+    def block_assignment_done(
+        self, algorithm: Token, ms: Token, blocks: Token, nodes: Token, size: Token
+    ) -> BlockAssignment:
         return BlockAssignment(
             **self.fields(),
             phase="done",
@@ -112,5 +120,5 @@ class MemoryRules(RecordTransformer):
             size_bytes=int(size),
         )
 
-    def block_count(self, stage, count) -> BlockAssignment:
+    def block_count(self, stage: Token, count: Token) -> BlockAssignment:
         return BlockAssignment(**self.fields(), phase=str(stage), blocks=int(count))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import v_args
+from lark import Token, v_args
 
 from trtlog.events.notes import (
     BuilderNote,
@@ -16,7 +16,9 @@ from trtlog.parse.transform.context import RecordTransformer, text
 
 @v_args(inline=True)
 class NoteRules(RecordTransformer):
-    def plugin_registration(self, verb, namespace, name, version) -> PluginRegistration:
+    def plugin_registration(
+        self, verb: Token, namespace: Token | None, name: Token, version: Token
+    ) -> PluginRegistration:
         return PluginRegistration(
             **self.fields(),
             plugin=str(name),
@@ -25,17 +27,19 @@ class NoteRules(RecordTransformer):
             already=verb.startswith("Plugin creator already"),
         )
 
-    def progress_update(self, bar, phase, done, total) -> ProgressUpdate:
+    def progress_update(
+        self, bar: Token, phase: Token, done: Token, total: Token
+    ) -> ProgressUpdate:
         indent = len(bar) - len(bar.lstrip(" "))
         return ProgressUpdate(
             **self.fields(), phase=str(phase), done=int(done), total=int(total), indent=indent
         )
 
-    def myelin_trace(self, _prefix, rest) -> MyelinTrace:
+    def myelin_trace(self, _prefix: Token, rest: Token | None) -> MyelinTrace:
         return MyelinTrace(**self.fields(), text=(text(rest) or "").strip())
 
-    def empty_message(self, _blank) -> EmptyMessage:
+    def empty_message(self, _blank: Token) -> EmptyMessage:
         return EmptyMessage(**self.fields())
 
-    def builder_note(self, note) -> BuilderNote:
+    def builder_note(self, note: Token) -> BuilderNote:
         return BuilderNote(**self.fields(), text=str(note))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lark import v_args
+from typing import Any
+
+from lark import Token, v_args
 
 from trtlog.events.onnx import (
     NetworkInput,
@@ -16,25 +18,27 @@ from trtlog.parse.transform.context import RecordTransformer, text
 
 @v_args(inline=True)
 class OnnxRules(RecordTransformer):
-    def onnx_model_banner(self, _banner) -> OnnxModelBanner:
+    def onnx_model_banner(self, _banner: Token) -> OnnxModelBanner:
         return OnnxModelBanner(**self.fields())
 
-    def onnx_model_info(self, key, value) -> OnnxModelInfo:
+    def onnx_model_info(self, key: Token, value: Token | None) -> OnnxModelInfo:
         return OnnxModelInfo(**self.fields(), key=str(key), value=(text(value) or "").strip())
 
-    def network_input(self, name, dtype, dims) -> NetworkInput:
+    def network_input(self, name: Token, dtype: Token, dims: Token | None) -> NetworkInput:
         shape = tuple(int(d) for d in str(dims).split(",") if d.strip()) if dims else ()
         return NetworkInput(**self.fields(), name=str(name), dtype=str(dtype), dims=shape)
 
-    def network_output(self, tensor, name) -> NetworkOutput:
+    def network_output(self, tensor: Token, name: Token) -> NetworkOutput:
         return NetworkOutput(**self.fields(), tensor=str(tensor), name=str(name))
 
-    def onnx_importer_trace(self, step, rest) -> OnnxImporterTrace:
+    def onnx_importer_trace(self, step: Token, rest: Token | None) -> OnnxImporterTrace:
         return OnnxImporterTrace(
             **self.fields(), step=str(step).rstrip(": "), subject=(text(rest) or "").strip()
         )
 
-    def onnx_node_io(self, node, op, direction, rest) -> OnnxImporterTrace:
+    def onnx_node_io(
+        self, node: Token, op: Token, direction: Token, rest: Token | None
+    ) -> OnnxImporterTrace:
         return OnnxImporterTrace(
             **self.fields(),
             step=f"node {direction}",
@@ -42,18 +46,18 @@ class OnnxRules(RecordTransformer):
             detail=(text(rest) or "").strip().rstrip(","),
         )
 
-    def onnx_importer_note(self, note, rest) -> OnnxImporterTrace:
+    def onnx_importer_note(self, note: Token, rest: Token | None) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="note", subject=str(note), detail=text(rest))
 
-    def onnx_importer_broadcast(self, node, detail) -> OnnxImporterTrace:
+    def onnx_importer_broadcast(self, node: Token, detail: Token) -> OnnxImporterTrace:
         return OnnxImporterTrace(
             **self.fields(), step="broadcasting", subject=str(node), detail=str(detail)
         )
 
-    def onnx_importer_clamp(self, detail) -> OnnxImporterTrace:
+    def onnx_importer_clamp(self, detail: Token) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="Weight out of range", subject=str(detail))
 
-    def onnx_importer_resize(self, *settings) -> OnnxImporterTrace:
+    def onnx_importer_resize(self, *settings: Any) -> OnnxImporterTrace:
         return OnnxImporterTrace(
             **self.fields(),
             step="Running resize layer with",

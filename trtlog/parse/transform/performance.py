@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from lark import v_args
+from typing import Any
+
+from lark import Token, v_args
 
 from trtlog.events.performance import (
     InferenceProgress,
@@ -21,13 +23,15 @@ from trtlog.events.performance import (
 from trtlog.parse.transform.context import RecordTransformer
 
 
-def _float(token) -> float | None:
+def _float(token: Token | None) -> float | None:
     return None if token is None else float(token)
 
 
 @v_args(inline=True)
 class PerformanceRules(RecordTransformer):
-    def perf_statistic(self, metric, low, high, mean, median, *percentiles) -> PerfStatistic:
+    def perf_statistic(
+        self, metric: Token, low: Token, high: Token, mean: Token, median: Token, *percentiles: Any
+    ) -> PerfStatistic:
         pairs = tuple(
             (float(percentiles[i]), float(percentiles[i + 1]))
             for i in range(0, len(percentiles), 2)
@@ -42,10 +46,12 @@ class PerformanceRules(RecordTransformer):
             percentiles=pairs,
         )
 
-    def perf_value(self, metric, value, unit) -> PerfValue:
+    def perf_value(self, metric: Token, value: Token, unit: Token) -> PerfValue:
         return PerfValue(**self.fields(), metric=str(metric), value=float(value), unit=str(unit))
 
-    def trace_average(self, runs, gpu, host, end_to_end, enqueue) -> TraceAverage:
+    def trace_average(
+        self, runs: Token, gpu: Token, host: Token, end_to_end: Token | None, enqueue: Token
+    ) -> TraceAverage:
         return TraceAverage(
             **self.fields(),
             runs=int(runs),
@@ -55,16 +61,22 @@ class PerformanceRules(RecordTransformer):
             enqueue_ms=float(enqueue),
         )
 
-    def legacy_perf_header(self, metric) -> LegacyPerfHeader:
+    def legacy_perf_header(self, metric: Token) -> LegacyPerfHeader:
         return LegacyPerfHeader(**self.fields(), metric=str(metric))
 
-    def legacy_perf_statistic(self, stat, value, end_to_end) -> LegacyPerfStatistic:
+    def legacy_perf_statistic(
+        self, stat: Token, value: Token, end_to_end: Token | None
+    ) -> LegacyPerfStatistic:
         return LegacyPerfStatistic(
             **self.fields(), stat=str(stat), value=float(value), end_to_end=_float(end_to_end)
         )
 
     def legacy_perf_percentile(
-        self, value, percentile, end_to_end, _e2e_percentile
+        self,
+        value: Token,
+        percentile: Token,
+        end_to_end: Token | None,
+        _e2e_percentile: Token | None,
     ) -> LegacyPerfStatistic:
         return LegacyPerfStatistic(
             **self.fields(),
@@ -74,37 +86,37 @@ class PerformanceRules(RecordTransformer):
             end_to_end=_float(end_to_end),
         )
 
-    def legacy_perf_value(self, stat, value, unit) -> LegacyPerfStatistic:
+    def legacy_perf_value(self, stat: Token, value: Token, unit: Token) -> LegacyPerfStatistic:
         return LegacyPerfStatistic(
             **self.fields(), stat=str(stat), value=float(value), unit=str(unit)
         )
 
-    def inference_progress(self, queries, ms) -> InferenceProgress:
+    def inference_progress(self, queries: Token, ms: Token) -> InferenceProgress:
         return InferenceProgress(
             **self.fields(), what="warmup", count=int(queries), value=float(ms) / 1000
         )
 
-    def timing_trace(self, queries, seconds) -> InferenceProgress:
+    def timing_trace(self, queries: Token, seconds: Token) -> InferenceProgress:
         return InferenceProgress(
             **self.fields(), what="timing trace", count=int(queries), value=float(seconds)
         )
 
-    def trace_averages_header(self, runs) -> InferenceProgress:
+    def trace_averages_header(self, runs: Token) -> InferenceProgress:
         return InferenceProgress(**self.fields(), what="trace averages", count=int(runs))
 
-    def inference_binding(self, note, detail) -> InferenceProgress:
+    def inference_binding(self, note: Token, detail: Token) -> InferenceProgress:
         return InferenceProgress(**self.fields(), what=str(note).strip(), detail=str(detail))
 
-    def perf_advice(self, advice) -> PerfAdvice:
+    def perf_advice(self, advice: Token) -> PerfAdvice:
         return PerfAdvice(**self.fields(), text=str(advice).strip())
 
-    def perf_advice_detail(self, detail) -> PerfAdviceDetail:
+    def perf_advice_detail(self, detail: Token) -> PerfAdviceDetail:
         return PerfAdviceDetail(**self.fields(), text=str(detail).strip())
 
-    def profile_header(self, iterations) -> ProfileHeader:
+    def profile_header(self, iterations: Token) -> ProfileHeader:
         return ProfileHeader(**self.fields(), iterations=int(iterations))
 
-    def profile_columns(self, columns) -> ProfileColumns:
+    def profile_columns(self, columns: Token) -> ProfileColumns:
         header = str(columns).strip()
         if header.startswith("Time(ms)"):
             layout = "numbers-first"
@@ -114,7 +126,7 @@ class PerformanceRules(RecordTransformer):
             layout = "name-first"
         return ProfileColumns(**self.fields(), layout=layout)
 
-    def profile_row(self, name, numbers) -> ProfileRow:
+    def profile_row(self, name: Token, numbers: Token) -> ProfileRow:
         values = [float(value) for value in numbers.split()]
         median = values[2] if len(values) == 4 else None
         return ProfileRow(
@@ -126,7 +138,7 @@ class PerformanceRules(RecordTransformer):
             percent=values[-1],
         )
 
-    def profile_row_numbers_first(self, numbers, name) -> ProfileRow:
+    def profile_row_numbers_first(self, numbers: Token, name: Token) -> ProfileRow:
         total, average, median, percent = (float(value) for value in numbers.split())
         return ProfileRow(
             **self.fields(),
@@ -140,11 +152,11 @@ class PerformanceRules(RecordTransformer):
     def output_dump(self) -> OutputDump:
         return OutputDump(**self.fields(), what="title")
 
-    def output_tensor(self, name, shape) -> OutputDump:
+    def output_tensor(self, name: Token, shape: Token) -> OutputDump:
         return OutputDump(**self.fields(), what="tensor", tensor=str(name), shape=str(shape))
 
-    def output_values(self, values) -> OutputDump:
+    def output_values(self, values: Token) -> OutputDump:
         return OutputDump(**self.fields(), what="values", value_count=len(values.split()))
 
-    def trace_lines_omitted(self, count) -> InferenceProgress:
+    def trace_lines_omitted(self, count: Token) -> InferenceProgress:
         return InferenceProgress(**self.fields(), what="omitted trace lines", count=int(count))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import v_args
+from lark import Token, v_args
 
 from trtlog.events.phases import PhaseDuration, PhaseMarker
 from trtlog.parse.transform.context import RecordTransformer
@@ -18,32 +18,32 @@ class PhaseRules(RecordTransformer):
     def _duration(self, phase: str, seconds: float) -> PhaseDuration:
         return PhaseDuration(**self.fields(), phase=phase, seconds=seconds)
 
-    def phase_duration(self, phase, seconds) -> PhaseDuration:
+    def phase_duration(self, phase: Token, seconds: Token) -> PhaseDuration:
         return self._duration(str(phase).strip(), float(seconds))
 
-    def graph_optimization_time(self, seconds) -> PhaseDuration:
+    def graph_optimization_time(self, seconds: Token) -> PhaseDuration:
         return self._duration("Graph optimization", float(seconds))
 
-    def trtexec_phase_time(self, phase, seconds) -> PhaseDuration:
+    def trtexec_phase_time(self, phase: Token, seconds: Token) -> PhaseDuration:
         return self._duration(str(phase), float(seconds))
 
-    def parse_time(self, seconds) -> PhaseDuration:
+    def parse_time(self, seconds: Token) -> PhaseDuration:
         return self._duration("Parse", float(seconds))
 
-    def deserialization_time(self, microseconds) -> PhaseDuration:
+    def deserialization_time(self, microseconds: Token) -> PhaseDuration:
         return self._duration("Deserialization", int(microseconds) / 1e6)
 
-    def polygraphy_build_time(self, seconds) -> PhaseDuration:
+    def polygraphy_build_time(self, seconds: Token) -> PhaseDuration:
         return self._duration("Engine building", float(seconds))
 
-    def trtllm_build_time(self, network, hms) -> PhaseDuration:
+    def trtllm_build_time(self, network: Token, hms: Token) -> PhaseDuration:
         return self._duration(f"Building {network}", _hms(str(hms)))
 
-    def trtllm_serialize_time(self, hms) -> PhaseDuration:
+    def trtllm_serialize_time(self, hms: Token) -> PhaseDuration:
         return self._duration("Engine serialization", _hms(str(hms)))
 
-    def trtllm_total_build_time(self, hms) -> PhaseDuration:
+    def trtllm_total_build_time(self, hms: Token) -> PhaseDuration:
         return self._duration("Building all engines", _hms(str(hms)))
 
-    def phase_marker(self, marker) -> PhaseMarker:
+    def phase_marker(self, marker: Token) -> PhaseMarker:
         return PhaseMarker(**self.fields(), text=str(marker))

@@ -21,7 +21,9 @@ def _build(tag: Token | None) -> str | None:
 
 @v_args(inline=True)
 class RunRules(RecordTransformer):
-    def run_header(self, program, version, build, command) -> RunHeader:
+    def run_header(
+        self, program: Token, version: Token | None, build: Token | None, command: Token | None
+    ) -> RunHeader:
         return RunHeader(
             **self.fields(),
             program=str(program),
@@ -30,10 +32,17 @@ class RunRules(RecordTransformer):
             build=_build(build),
         )
 
-    def polygraphy_run_header(self, command) -> RunHeader:
+    def polygraphy_run_header(self, command: Token) -> RunHeader:
         return RunHeader(**self.fields(), program="polygraphy", command=str(command))
 
-    def run_footer(self, status, program, version, build, command) -> RunFooter:
+    def run_footer(
+        self,
+        status: Token,
+        program: Token,
+        version: Token | None,
+        build: Token | None,
+        command: Token | None,
+    ) -> RunFooter:
         return RunFooter(
             **self.fields(),
             status=str(status),
@@ -43,7 +52,9 @@ class RunRules(RecordTransformer):
             build=_build(build),
         )
 
-    def polygraphy_run_footer(self, status, runtime, command) -> RunFooter:
+    def polygraphy_run_footer(
+        self, status: Token, runtime: Token | None, command: Token
+    ) -> RunFooter:
         return RunFooter(
             **self.fields(),
             status=str(status),
@@ -52,14 +63,14 @@ class RunRules(RecordTransformer):
             runtime_seconds=None if runtime is None else float(runtime),
         )
 
-    def tensorrt_version(self, version) -> TensorrtVersion:
+    def tensorrt_version(self, version: Token) -> TensorrtVersion:
         # 8.0.3 prints the integer code (8003); later versions print "8.2.3".
         value = str(version)
         if "." not in value:
             value = version_from_code(int(value))
         return TensorrtVersion(**self.fields(), version=value)
 
-    def loaded_module(self, module, version, path) -> LoadedModule:
+    def loaded_module(self, module: Token, version: Token | None, path: Token) -> LoadedModule:
         return LoadedModule(
             **self.fields(), module=str(module), version=text(version), path=str(path).strip()
         )
