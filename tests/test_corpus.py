@@ -303,3 +303,49 @@ def test_trt_10_16_build_with_backend_strategies() -> None:
     assert phase(log, "Engine built") == [24.4854]
     # Tactics of the first strategy are build 0, of the later ones builds 1 and 2.
     assert Counter(timing.build for timing in log.of(TacticTiming)) == {0: 1353, 1: 5, 2: 3}
+
+
+@needs_corpus
+def test_summaries_name_style_version_and_gpu() -> None:
+    from trtlog.parse.summary import summarize
+
+    expected = {
+        # file: (style, version, version source, GPU)
+        "hackathon_trt10.16.1_trtexec_build_h100.log": (
+            "trtexec",
+            "10.16.1",
+            "stated",
+            "NVIDIA H100 PCIe",
+        ),
+        "hackathon_trt8.0.3_polygraphy0.33_run_verbose.log": (
+            "polygraphy",
+            "8.0.3.4",
+            "stated",
+            None,
+        ),
+        "hackathon_trt8.6_pyapi_nodate_timingcache.log": ("custom-logger", None, None, None),
+        "hackathon_trt10.16.2_pyapi_refit_with_errors.log": ("python-api", None, None, None),
+        "excerpt_trtllm_falcon_readme_build.EXCERPT.log": ("tensorrt-llm", None, None, None),
+        # "[TRT] [W] Functionality provided through tensorrt.plugin module is experimental in TensorRT 10.6."
+        # and " Available CUDA Devices: ... Device(ID: 1, Name: NVIDIA A40, SM Capability: 8.6, Type: GPU)"
+        "torchtrt_trt10.6_dynamo_debug_dinov2_ansi.log": (
+            "torch-tensorrt",
+            "10.6",
+            "warning text",
+            "NVIDIA A40",
+        ),
+        "jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log": ("trtexec", None, None, None),
+    }
+    for name, (style, version, source, gpu) in expected.items():
+        summary = summarize(corpus_log(name))
+        assert (
+            summary.log_style,
+            summary.tensorrt_version,
+            summary.tensorrt_version_source,
+            summary.gpu,
+        ) == (
+            style,
+            version,
+            source,
+            gpu,
+        ), name

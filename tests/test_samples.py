@@ -100,4 +100,7 @@ def test_python_api_sample() -> None:
     )
     assert (error.severity, error.error_code, error.category) == ("error", 3, "API Usage Error")
     assert error.origin == "IExecutionContext::setInputShape"
-    assert summarize(log).log_style == "python-api"
+    summary = summarize(log)
+    assert summary.log_style == "python-api"
+    # "Trying to load shared library libnvinfer_builder_resource.so.10.3.0"
+    assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("10.3.0", "library name")

@@ -17,7 +17,10 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
     facts.add_column()
     facts.add_row("Log", summary.source)
     facts.add_row("Style", summary.log_style)
-    facts.add_row("TensorRT", summary.tensorrt_version or "unknown")
+    version = summary.tensorrt_version or "unknown"
+    if summary.tensorrt_version and summary.tensorrt_version_source != "stated":
+        version += f" (inferred from the {summary.tensorrt_version_source})"
+    facts.add_row("TensorRT", version)
     facts.add_row("GPU", summary.gpu or "unknown")
     facts.add_row("Precision", ", ".join(summary.precision) or "not stated")
     facts.add_row("Runs / builds", f"{summary.runs} / {summary.builds}")

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trtlog.events import (
+    BuilderNote,
     DeviceProperty,
+    Diagnostic,
     Foreign,
     LayerCount,
     LoadedModule,
@@ -36,6 +38,8 @@ _PRECISION_FLAGS = (
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ")
+_LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
+_MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
 _STYLE_NAMES = {
     "trtexec": "trtexec",
     "python-api": "python-api",
@@ -55,6 +59,9 @@ class Summary:
     source: str
     log_style: str
     tensorrt_version: str | None
+    # "stated" (trtexec's version line, the run header, Polygraphy's module list) or how the
+    # version was inferred (a versioned TensorRT library name, a message naming the version).
+    tensorrt_version_source: str | None
     gpu: str | None
     precision: list[str]
     runs: int
@@ -80,10 +87,12 @@ class Summary:
 def summarize(log: ParsedLog, top: int = 5) -> Summary:
     counts = log.counts
     unrecognized = Counter(_form(event.text) for event in log.of(Unrecognized))
+    version, version_source = _tensorrt_version(log)
     return Summary(
         source=log.source,
         log_style=_log_style(log),
-        tensorrt_version=_tensorrt_version(log),
+        tensorrt_version=version,
+        tensorrt_version_source=version_source,
         gpu=_gpu(log),
         precision=_precision(log),
         runs=len(log.of(RunHeader)),
@@ -108,7 +117,9 @@ def _form(text: str) -> str:
 
 def _log_style(log: ParsedLog) -> str:
     headers = log.of(RunHeader)
-    if headers and headers[0].program == "polygraphy":
+    if (headers and headers[0].program == "polygraphy") or any(
+        module.module == "polygraphy" for module in log.of(LoadedModule)
+    ):
         return "polygraphy"
     if any(event.producer == "trtllm" for event in log.events):
         return "tensorrt-llm"
@@ -118,15 +129,24 @@ def _log_style(log: ParsedLog) -> str:
     return _STYLE_NAMES.get(max(styles, key=styles.__getitem__), "bare")
 
 
-def _tensorrt_version(log: ParsedLog) -> str | None:
+def _tensorrt_version(log: ParsedLog) -> tuple[str | None, str | None]:
     for event in log.events:
         if isinstance(event, TensorrtVersion):
-            return event.version
+            return event.version, "stated"
         if isinstance(event, RunHeader) and event.version:
-            return event.version
+            return event.version, "stated"
         if isinstance(event, LoadedModule) and event.module == "tensorrt" and event.version:
-            return event.version
-    return None
+            return event.version, "stated"
+    for note in log.of(BuilderNote):
+        # 8.6+ load "libnvinfer_builder_resource.so.10.3.0" and name it in VERBOSE.
+        match = _LIBRARY_VERSION.search(note.text)
+        if match:
+            return match.group(1), "library name"
+    for diagnostic in log.of(Diagnostic):
+        match = _MESSAGE_VERSION.search(diagnostic.text)
+        if match:
+            return match.group(1), "warning text"
+    return None, None
 
 
 def _gpu(log: ParsedLog) -> str | None:
