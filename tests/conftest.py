@@ -28,6 +28,14 @@ needs_corpus = pytest.mark.skipif(not CORPUS_LOGS, reason=f"no corpus logs in {c
 _parsed: dict[Path, ParsedLog] = {}
 
 
+@pytest.fixture(autouse=True)
+def private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test keeps parsed logs in its own store, never in the checkout's ``.trtlog/``."""
+    root = tmp_path / "store"
+    monkeypatch.setenv("TRTLOG_STORE", str(root))
+    return root
+
+
 def parse_strict(path: Path) -> ParsedLog:
     """Parse with event-builder errors raised instead of leaving the record unclaimed."""
     if path not in _parsed:

@@ -1,5 +1,25 @@
-"""trtlog: turn TensorRT build logs into typed events and answers."""
+"""trtlog: turn TensorRT build logs into typed events and answers.
+
+``trtlog.load(path)`` gives a ``BuildLog`` whose attributes are pandas tables (``stages``,
+``tactics``, ``choices``, ``fusions``, ``provenance``, ``reformats``, ``memory``,
+``memory_totals``, ``layers``, ``perf``, ``profile``, ``warnings``); ``trtlog.parse`` gives the
+typed events themselves.
+"""
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from trtlog.analysis import BuildLog
+
+
+def load(source: str | os.PathLike[str] | None = None, *, store: bool = False) -> BuildLog:
+    """The tables of a TensorRT log (see ``trtlog.store.load``)."""
+    # Imported here so that `import trtlog` (and `trtlog --help`) does not pull in pandas.
+    from trtlog.store import load as load_from_store
+
+    return load_from_store(source, store=store)

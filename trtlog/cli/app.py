@@ -70,8 +70,12 @@ def parse(
         ParseFormat, typer.Option("--format", "-f", help="summary (default), json or jsonl.")
     ] = ParseFormat.summary,
     out: OutOption = None,
+    store: Annotated[
+        bool, typer.Option("--store/--no-store", help="Keep the tables in .trtlog/ for queries.")
+    ] = True,
 ) -> None:
-    """Parse a TensorRT log into typed events and summarise it.
+    """Parse a TensorRT log into typed events and summarise it; it becomes the current log for
+    the query commands (stages, tactics, fusions, ...).
 
     Example: trtlog parse build.log --format jsonl --out events.jsonl
     """
@@ -79,7 +83,7 @@ def parse(
     from trtlog.parse import LogSourceError
 
     try:
-        write_parse_output(log, output_format.value, out)
+        write_parse_output(log, output_format.value, out, store)
     except LogSourceError as error:
         raise fail(str(error)) from None
     except OSError as error:
@@ -87,6 +91,9 @@ def parse(
 
 
 def main() -> None:
+    # The query commands register themselves on `app` when imported.
+    import trtlog.cli.queries  # noqa: F401
+
     app()
 
 

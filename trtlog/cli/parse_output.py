@@ -9,8 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from trtlog.parse import iter_events, parse_file
+from trtlog.parse import LineCounter, ParsedLog, iter_events, parse_file
 from trtlog.parse.reader import LogSourceError, open_log
+from trtlog.parse.records import RecordParser
 from trtlog.parse.serialize import event_to_dict
 from trtlog.parse.summary import summarize
 
@@ -24,11 +25,19 @@ def _output(out: Path | None) -> Iterator[TextIO]:
         yield stream
 
 
-def write_parse_output(source: str, output_format: str, out: Path | None) -> None:
+def write_parse_output(source: str, output_format: str, out: Path | None, store: bool) -> None:
     if output_format == "jsonl":
-        _write_jsonl(source, out)
-        return
-    log = parse_file(source)
+        log = _write_jsonl(source, out)
+    else:
+        log = parse_file(source)
+        _write_document(log, output_format, out)
+    if store:
+        from trtlog.store import Store
+
+        Store().add(source, log)
+
+
+def _write_document(log: ParsedLog, output_format: str, out: Path | None) -> None:
     summary = summarize(log)
     with _output(out) as stream:
         if output_format == "json":
@@ -45,12 +54,19 @@ def write_parse_output(source: str, output_format: str, out: Path | None) -> Non
             render_summary(summary, stream)
 
 
-def _write_jsonl(source: str, out: Path | None) -> None:
-    # Streams as it reads: one event per line, nothing kept in memory.
+def _write_jsonl(source: str, out: Path | None) -> ParsedLog:
+    # Writes each event as soon as it is parsed.
+    parser = RecordParser()
+    parsed = ParsedLog(source=source)
     with open_log(source) as log, _output(out) as stream:
+        counter = LineCounter(log)
         try:
-            for event in iter_events(log):
+            for event in iter_events(counter, parser):
+                parsed.events.append(event)
                 stream.write(json.dumps(event_to_dict(event)))
                 stream.write("\n")
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{source}: read failed ({error})") from error
+    parsed.counts = parser.counts
+    parsed.physical_lines = counter.count
+    return parsed

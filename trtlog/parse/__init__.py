@@ -12,6 +12,7 @@ from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
 
 __all__ = [
+    "LineCounter",
     "LogSourceError",
     "ParsedLog",
     "iter_events",
@@ -21,7 +22,9 @@ __all__ = [
 ]
 
 
-class _LineCounter:
+class LineCounter:
+    """Counts the physical lines it passes on."""
+
     def __init__(self, lines: Iterable[bytes | str]) -> None:
         self._lines = lines
         self.count = 0
@@ -66,7 +69,7 @@ def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[
 
 def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> ParsedLog:
     parser = RecordParser()
-    counter = _LineCounter(lines)
+    counter = LineCounter(lines)
     events = list(iter_events(counter, parser))
     return ParsedLog(
         source=source, events=events, counts=parser.counts, physical_lines=counter.count

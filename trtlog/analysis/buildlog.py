@@ -1,0 +1,139 @@
+"""``BuildLog``: one log's answers as pandas DataFrames.
+
+Each table is computed from the events the first time it is asked for, or read from the
+parsed-log store when the log was parsed before. The columns of each table are documented in
+the module that builds it (``trtlog.analysis.<module>``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from trtlog.analysis.fusions import fusions_table, provenance_table
+from trtlog.analysis.layers import layers_table
+from trtlog.analysis.memory import memory_tables
+from trtlog.analysis.performance import perf_table, profile_table
+from trtlog.analysis.reformats import reformats_table
+from trtlog.analysis.stages import stages_table
+from trtlog.analysis.tactics import tactic_tables
+from trtlog.analysis.warnings import warnings_table
+from trtlog.events import Event
+from trtlog.parse import ParsedLog, parse_file
+from trtlog.parse.summary import Summary, summarize
+
+# Table name -> module documenting its columns.
+TABLES: dict[str, str] = {
+    "stages": "stages",
+    "tactics": "tactics",
+    "choices": "tactics",
+    "fusions": "fusions",
+    "provenance": "fusions",
+    "reformats": "reformats",
+    "memory": "memory",
+    "memory_totals": "memory",
+    "layers": "layers",
+    "perf": "performance",
+    "profile": "performance",
+    "warnings": "warnings",
+}
+
+
+class _Table:
+    """A table of ``BuildLog`` read as an attribute: ``log.stages`` is ``log.table("stages")``."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, log: BuildLog, owner: type | None = None) -> pd.DataFrame:
+        return log.table(self.name)
+
+
+class BuildLog:
+    """The tables of one TensorRT log.
+
+    Build one with ``trtlog.load(path)`` (parses, or reads the store) or
+    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
+    ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
+    ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        summary: Summary,
+        events: Sequence[Event] | None = None,
+        stored: Callable[[str], pd.DataFrame] | None = None,
+    ) -> None:
+        self.source = source
+        self.summary = summary
+        self._events = events
+        self._stored = stored
+        self._tables: dict[str, pd.DataFrame] = {}
+
+    @classmethod
+    def from_parsed(cls, parsed: ParsedLog) -> BuildLog:
+        return cls(parsed.source, summarize(parsed), events=parsed.events)
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """The parsed events (not kept in the store: a stored log is parsed again for these)."""
+        if self._events is None:
+            self._events = parse_file(self.source).events
+        return self._events
+
+    def table(self, name: str) -> pd.DataFrame:
+        if name not in TABLES:
+            raise KeyError(f"no table {name!r}; tables: {', '.join(TABLES)}")
+        if name not in self._tables:
+            if self._stored is not None:
+                self._tables[name] = self._stored(name)
+            else:
+                self._compute(name)
+        return self._tables[name]
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {name: self.table(name) for name in TABLES}
+
+    def _compute(self, name: str) -> None:
+        events = self.events
+        if name in ("tactics", "choices"):
+            self._tables["tactics"], self._tables["choices"] = tactic_tables(events)
+        elif name in ("memory", "memory_totals"):
+            self._tables["memory"], self._tables["memory_totals"] = memory_tables(events)
+        elif name == "fusions":
+            self._tables["fusions"] = fusions_table(events, self.table("provenance"))
+        elif name == "layers":
+            self._tables["layers"] = layers_table(events, self.table("choices"))
+        else:
+            self._tables[name] = _SIMPLE[name](events)
+
+    stages = _Table()
+    tactics = _Table()
+    choices = _Table()
+    fusions = _Table()
+    provenance = _Table()
+    reformats = _Table()
+    memory = _Table()
+    memory_totals = _Table()
+    layers = _Table()
+    perf = _Table()
+    profile = _Table()
+    warnings = _Table()
+
+
+_SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
+    "stages": stages_table,
+    "provenance": provenance_table,
+    "reformats": reformats_table,
+    "perf": perf_table,
+    "profile": profile_table,
+    "warnings": warnings_table,
+}
+
+
+def parse_build_log(path: str | Path) -> BuildLog:
+    """Parse ``path`` (no store involved)."""
+    return BuildLog.from_parsed(parse_file(path))

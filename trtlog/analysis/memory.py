@@ -1,0 +1,103 @@
+"""Memory: per layer, and the totals, peaks and allocator steps the log reports.
+
+``memory`` columns: ``build``, ``layer``, ``host_persistent``, ``device_persistent``, ``scratch``
+(bytes; scratch is missing in 8.2, which does not print it), ``line``.
+
+``memory_totals`` columns: ``build``, ``kind`` ("total": Total ... Memory lines; "peak":
+[MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
+"allocation": runtime allocations and engine sizes; "block assignment"), ``item``, ``bytes``
+(single figures), ``cpu_bytes`` and ``gpu_bytes`` (allocator figures: the change for "change"
+rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from trtlog.events import (
+    AutotuningEvent,
+    BlockAssignment,
+    Event,
+    LayerCount,
+    LayerMemory,
+    MemoryAllocation,
+    MemoryTotal,
+    MemUsageChange,
+    MemUsageSnapshot,
+    MemUsageStats,
+)
+
+MEMORY_COLUMNS = ["build", "layer", "host_persistent", "device_persistent", "scratch", "line"]
+TOTAL_COLUMNS = [
+    "build",
+    "kind",
+    "item",
+    "bytes",
+    "cpu_bytes",
+    "gpu_bytes",
+    "cpu_now_bytes",
+    "gpu_now_bytes",
+    "line",
+]
+
+
+def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    layers: list[dict[str, object]] = []
+    totals: list[dict[str, object]] = []
+    build = 0
+    for event in events:
+        if isinstance(event, (LayerCount, AutotuningEvent)):
+            build = event.build
+        elif isinstance(event, LayerMemory):
+            layers.append(
+                {
+                    "build": build,
+                    "layer": event.layer,
+                    "host_persistent": event.host_persistent,
+                    "device_persistent": event.device_persistent,
+                    "scratch": event.scratch,
+                    "line": event.line,
+                }
+            )
+        else:
+            row = _total_row(event)
+            if row is not None:
+                totals.append({"build": build, **row, "line": event.line})
+    memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({"scratch": "Int64"})
+    integer_columns = dict.fromkeys(TOTAL_COLUMNS[3:8], "Int64")
+    return memory, pd.DataFrame(totals, columns=TOTAL_COLUMNS).astype(integer_columns)
+
+
+def _total_row(event: Event) -> dict[str, object] | None:
+    if isinstance(event, MemoryTotal):
+        return {"kind": "total", "item": event.what, "bytes": event.size_bytes}
+    if isinstance(event, MemUsageStats):
+        return {"kind": "peak", "item": event.what, "cpu_bytes": event.cpu, "gpu_bytes": event.gpu}
+    if isinstance(event, MemUsageChange):
+        return {
+            "kind": "change",
+            "item": event.what,
+            "cpu_bytes": event.cpu_delta,
+            "gpu_bytes": event.gpu_delta,
+            "cpu_now_bytes": event.cpu_now,
+            "gpu_now_bytes": event.gpu_now,
+        }
+    if isinstance(event, MemUsageSnapshot):
+        return {
+            "kind": "snapshot",
+            "item": event.what,
+            "cpu_bytes": event.cpu,
+            "gpu_bytes": event.gpu,
+        }
+    if isinstance(event, MemoryAllocation):
+        return {
+            "kind": "allocation",
+            "item": event.what,
+            "bytes": event.size_bytes,
+            "cpu_bytes": event.host_bytes,
+        }
+    if isinstance(event, BlockAssignment) and event.phase == "done":
+        return {"kind": "block assignment", "item": event.algorithm, "bytes": event.size_bytes}
+    return None

@@ -1,0 +1,139 @@
+"""Inference performance: the summary of each run and the per-layer profile.
+
+``perf`` has one row per trtexec run that reports performance: ``run`` (from 0), ``throughput_qps``,
+``total_host_walltime_s``, ``total_gpu_compute_time_s``, ``trace_averages`` (number of
+"Average on N runs" lines), and for each metric printed (``latency``, ``end_to_end_host_latency``,
+``enqueue_time``, ``h2d_latency``, ``gpu_compute_time``, ``d2h_latency``) the columns
+``<metric>_min_ms``, ``_max_ms``, ``_mean_ms``, ``_median_ms`` and ``_p<N>_ms`` per percentile.
+7.1's per-metric blocks map onto the same columns ("Host Latency" is ``latency``, its "end to end"
+figures ``end_to_end_host_latency``, "GPU Compute" ``gpu_compute_time``).
+
+``profile`` columns: ``run``, ``iterations``, ``layer``, ``total_ms``, ``average_ms``,
+``median_ms`` (missing before 8.4), ``percent``, ``line``; the "Total" row is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from trtlog.events import (
+    Event,
+    LegacyPerfStatistic,
+    PerfStatistic,
+    PerfValue,
+    ProfileHeader,
+    ProfileRow,
+    RunHeader,
+    TraceAverage,
+)
+
+PROFILE_COLUMNS = [
+    "run",
+    "iterations",
+    "layer",
+    "total_ms",
+    "average_ms",
+    "median_ms",
+    "percent",
+    "line",
+]
+_VALUE_COLUMNS = {
+    "Throughput": "throughput_qps",
+    "Total Host Walltime": "total_host_walltime_s",
+    "Total GPU Compute Time": "total_gpu_compute_time_s",
+    "throughput": "throughput_qps",
+    "walltime": "total_host_walltime_s",
+    "total compute time": "total_gpu_compute_time_s",
+}
+_LEADING = [
+    "run",
+    "throughput_qps",
+    "total_host_walltime_s",
+    "total_gpu_compute_time_s",
+    "trace_averages",
+]
+_LEGACY_METRICS = {
+    "Host Latency": "latency",
+    "GPU Compute": "gpu_compute_time",
+    "Enqueue Time": "enqueue_time",
+}
+
+
+def _metric_column(metric: str) -> str:
+    return metric.lower().replace("-", "_").replace(" ", "_")
+
+
+def _percentile(value: float) -> str:
+    return f"p{value:g}"
+
+
+def perf_table(events: Sequence[Event]) -> pd.DataFrame:
+    runs: dict[int, dict[str, object]] = {}
+    run = 0
+    seen_header = False
+    for event in events:
+        if isinstance(event, RunHeader):
+            run += 1 if seen_header else 0
+            seen_header = True
+            continue
+        row = runs.setdefault(run, {"run": run, "trace_averages": 0})
+        averages = row["trace_averages"]
+        assert isinstance(averages, int)
+        if isinstance(event, PerfStatistic):
+            prefix = _metric_column(event.metric)
+            for stat in ("min", "max", "mean", "median"):
+                row[f"{prefix}_{stat}_ms"] = getattr(event, stat)
+            for percentile, value in event.percentiles:
+                row[f"{prefix}_{_percentile(percentile)}_ms"] = value
+        elif isinstance(event, PerfValue):
+            row[_VALUE_COLUMNS[event.metric]] = event.value
+        elif isinstance(event, TraceAverage):
+            row["trace_averages"] = averages + 1
+        elif isinstance(event, LegacyPerfStatistic):
+            _legacy(row, event)
+    rows = [row for row in runs.values() if len(row) > 2 or row["trace_averages"]]
+    frame = pd.DataFrame(rows, columns=None if rows else _LEADING)
+    ordered = [column for column in _LEADING if column in frame.columns]
+    return frame[ordered + [column for column in frame.columns if column not in ordered]]
+
+
+def _legacy(row: dict[str, object], event: LegacyPerfStatistic) -> None:
+    if event.stat in _VALUE_COLUMNS:
+        row[_VALUE_COLUMNS[event.stat]] = event.value
+        return
+    prefix = _LEGACY_METRICS.get(event.metric or "", _metric_column(event.metric or "unknown"))
+    stat = _percentile(event.percentile) if event.percentile is not None else event.stat
+    row[f"{prefix}_{stat}_ms"] = event.value
+    if event.end_to_end is not None:
+        row[f"end_to_end_host_latency_{stat}_ms"] = event.end_to_end
+
+
+def profile_table(events: Sequence[Event]) -> pd.DataFrame:
+    rows = []
+    run = 0
+    seen_header = False
+    iterations: int | None = None
+    for event in events:
+        if isinstance(event, RunHeader):
+            run += 1 if seen_header else 0
+            seen_header = True
+        elif isinstance(event, ProfileHeader):
+            iterations = event.iterations
+        elif isinstance(event, ProfileRow) and event.layer != "Total":
+            rows.append(
+                {
+                    "run": run,
+                    "iterations": iterations,
+                    "layer": event.layer,
+                    "total_ms": event.total_ms,
+                    "average_ms": event.average_ms,
+                    "median_ms": event.median_ms,
+                    "percent": event.percent,
+                    "line": event.line,
+                }
+            )
+    return pd.DataFrame(rows, columns=PROFILE_COLUMNS).astype(
+        {"iterations": "Int64", "median_ms": "float64"}
+    )

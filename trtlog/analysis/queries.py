@@ -1,0 +1,169 @@
+"""The views the query commands show, built from a BuildLog's tables."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import pandas as pd
+
+from trtlog.analysis.buildlog import BuildLog
+
+
+class NoMatch(Exception):
+    """A ``--layer`` pattern matched no layer; the message names the closest ones."""
+
+
+def match_layers(names: list[str], pattern: str) -> list[str]:
+    """Layers named exactly ``pattern``; else containing it; else matching it as a regex."""
+    unique = list(dict.fromkeys(name for name in names if isinstance(name, str)))
+    exact = [name for name in unique if name == pattern]
+    if exact:
+        return exact
+    contained = [name for name in unique if pattern in name]
+    if contained:
+        return contained
+    try:
+        expression = re.compile(pattern)
+    except re.error:
+        expression = None
+    if expression is not None:
+        matched = [name for name in unique if expression.search(name)]
+        if matched:
+            return matched
+    closest = difflib.get_close_matches(pattern, unique, n=5, cutoff=0.3)
+    hint = f"; closest: {', '.join(closest)}" if closest else ""
+    raise NoMatch(f"no layer matches {pattern!r}{hint}")
+
+
+def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
+    """Every tactic timed for the matching layers, per format combination and fastest first,
+    with how far each is behind the combination's best and the chosen one marked."""
+    tactics = log.tactics
+    chosen_layers = match_layers(list(tactics["layer"]), pattern)
+    rows = tactics[tactics["layer"].isin(chosen_layers)].copy()
+    best = rows.groupby("combination")["time_ms"].transform("min")
+    rows["behind_best_percent"] = (rows["time_ms"] - best) / best * 100
+    rows = rows.sort_values(["combination", "time_ms"], na_position="last")
+    columns = [
+        "layer",
+        "formats",
+        "runner",
+        "tactic",
+        "kernel",
+        "time_ms",
+        "behind_best_percent",
+        "chosen",
+        "line",
+    ]
+    return rows[columns].reset_index(drop=True)
+
+
+_CHOICE_ORDER = {
+    # slowest chosen tactic first: the layers that cost most
+    "time": ("best_ms", False),
+    # closest call first: where another tactic nearly won
+    "gap": ("gap_percent", True),
+    # most tactics timed first: where tuning time went
+    "tried": ("tactics_tried", False),
+}
+
+
+def choices_view(log: BuildLog, sort: str = "time", top: int | None = None) -> pd.DataFrame:
+    column, ascending = _CHOICE_ORDER[sort]
+    view = log.choices.sort_values(column, ascending=ascending, na_position="last")
+    columns = [
+        "layer",
+        "formats",
+        "runner",
+        "tactic",
+        "kernel",
+        "best_ms",
+        "runner_up_ms",
+        "gap_percent",
+        "tactics_tried",
+        "runners_tried",
+        "runners_skipped",
+        "tuning_seconds",
+    ]
+    view = view[columns]
+    return (view.head(top) if top else view).reset_index(drop=True)
+
+
+def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
+    """Each engine layer with the network layers it holds (and how that was found)."""
+    provenance = log.provenance
+    if pattern:
+        names = list(provenance["engine_layer"]) + list(provenance["original_layer"])
+        matched = set(match_layers(names, pattern))
+        provenance = provenance[
+            provenance["engine_layer"].isin(matched) | provenance["original_layer"].isin(matched)
+        ]
+    grouped = provenance.groupby("engine_layer", sort=False).agg(
+        original_layers=("original_layer", lambda parts: ", ".join(parts)),
+        count=("original_layer", "size"),
+        via=("via", lambda ways: ", ".join(dict.fromkeys(ways))),
+        line=("line", "first"),
+    )
+    return grouped.reset_index()
+
+
+def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:
+    layers = log.layers
+    if precision:
+        layers = layers[layers["precision"].str.lower() == precision.lower()]
+    columns = [
+        "name",
+        "layer_type",
+        "precision",
+        "input_formats",
+        "output_formats",
+        "kernel",
+        "time_ms",
+        "percent",
+    ]
+    return layers[columns].reset_index(drop=True)
+
+
+def memory_view(log: BuildLog) -> pd.DataFrame:
+    return log.memory.drop(columns=["line"])
+
+
+def totals_view(log: BuildLog) -> pd.DataFrame:
+    totals = log.memory_totals
+    return totals[totals["kind"].isin(["total", "peak"])].drop(columns=["line"])
+
+
+def perf_view(log: BuildLog) -> pd.DataFrame:
+    """The performance summary, one row per metric (min, max, mean, median, percentiles)."""
+    perf = log.perf
+    rows = []
+    for _, run in perf.iterrows():
+        metrics: dict[str, dict[str, object]] = {}
+        for column, value in run.items():
+            name = str(column)
+            if name.endswith("_ms") and pd.notna(value):
+                metric, _, statistic = name[: -len("_ms")].rpartition("_")
+                metrics.setdefault(metric, {"run": run["run"], "metric": metric})[statistic] = value
+            elif name not in ("run",) and pd.notna(value):
+                rows.append({"run": run["run"], "metric": name, "value": value})
+        rows.extend(metrics.values())
+    return pd.DataFrame(rows)
+
+
+def stages_view(log: BuildLog) -> pd.DataFrame:
+    return log.stages.drop(columns=["line"])
+
+
+def reformats_view(log: BuildLog) -> pd.DataFrame:
+    return log.reformats.drop(columns=["line"])
+
+
+def warnings_view(log: BuildLog) -> pd.DataFrame:
+    return log.warnings.sort_values(["severity", "count"], ascending=[True, False]).reset_index(
+        drop=True
+    )
+
+
+def profile_view(log: BuildLog) -> pd.DataFrame:
+    return log.profile.drop(columns=["line"])

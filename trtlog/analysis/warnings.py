@@ -1,0 +1,61 @@
+"""Warnings and errors, counted per distinct message form.
+
+``warnings`` columns: ``severity``, ``form`` (the message with numbers and tactic ids blanked,
+so that repeats of one message count together), ``count``, ``first_line``, ``example`` (the first
+message of that form as printed, envelope removed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+
+from trtlog.events import Diagnostic, Event
+from trtlog.parse.envelope import WARNING_OR_WORSE
+
+COLUMNS = ["severity", "form", "count", "first_line", "example"]
+_ENVELOPE_FIELDS = {"line", "end_line", "timestamp", "severity", "producer"}
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_NUMBER = re.compile(r"(?<![A-Za-z_])\d+(?:\.\d+)?")
+
+
+def message_text(event: Event) -> str:
+    """The message of a warning or error event in words."""
+    text = getattr(event, "text", None)
+    if isinstance(text, str):
+        return text
+    fields = [
+        f"{field.name}={getattr(event, field.name)}"
+        for field in dataclasses.fields(event)
+        if field.name not in _ENVELOPE_FIELDS and getattr(event, field.name) not in (None, "", ())
+    ]
+    return f"{event.kind()}: {', '.join(fields)}"
+
+
+def message_form(text: str) -> str:
+    return _NUMBER.sub("N", _HEX.sub("0x…", text))
+
+
+def warnings_table(events: Sequence[Event]) -> pd.DataFrame:
+    groups: dict[tuple[str, str], dict[str, object]] = {}
+    for event in events:
+        if not (isinstance(event, Diagnostic) or event.severity in WARNING_OR_WORSE):
+            continue
+        text = message_text(event)
+        severity = event.severity or "warning"
+        key = (severity, message_form(text))
+        group = groups.setdefault(
+            key,
+            {
+                "severity": severity,
+                "form": key[1],
+                "count": 0,
+                "first_line": event.line,
+                "example": text,
+            },
+        )
+        group["count"] = int(group["count"]) + 1  # type: ignore[call-overload]
+    return pd.DataFrame(list(groups.values()), columns=COLUMNS)

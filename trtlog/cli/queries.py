@@ -1,0 +1,171 @@
+"""Query commands: each loads the log's tables (from the store when it can) and renders a view.
+
+Views live in ``trtlog.analysis.queries``; this module only wires options to them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from trtlog.cli.app import EXIT_BAD_INPUT, OutOption, app, fail
+from trtlog.render import OutputFormat
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+LogOption = Annotated[
+    str | None, typer.Option("--log", "-l", help="The log to query (default: the last one parsed).")
+]
+FormatOption = Annotated[
+    OutputFormat, typer.Option("--format", "-f", help="table (default), json, csv or markdown.")
+]
+LayerOption = Annotated[
+    str | None,
+    typer.Option("--layer", help="Layer name: exact, else a substring, else a regular expression."),
+]
+
+
+def show(
+    log: str | None,
+    output_format: OutputFormat,
+    out: Path | None,
+    views: list[tuple[str, Callable[..., pd.DataFrame]]],
+    **arguments: Any,
+) -> None:
+    """Load the log and render each (title, view) in order."""
+    from trtlog.analysis.queries import NoMatch
+    from trtlog.parse import LogSourceError
+    from trtlog.render.frames import render
+    from trtlog.store import NoCurrentLog, Store
+
+    try:
+        build_log = Store().load(log, make_current=log is not None)
+        frames = [(title, view(build_log, **arguments)) for title, view in views]
+    except (LogSourceError, NoCurrentLog, NoMatch) as error:
+        raise fail(str(error)) from None
+    try:
+        stream = sys.stdout if out is None else out.open("w", encoding="utf-8")
+    except OSError as error:
+        raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
+    try:
+        for title, frame in frames:
+            render(frame, output_format, stream, f"{title} — {Path(build_log.source).name}")
+    finally:
+        if out is not None:
+            stream.close()
+
+
+def _views(*names: str) -> list[tuple[str, Callable[..., pd.DataFrame]]]:
+    from trtlog.analysis import queries
+
+    return [
+        (title, getattr(queries, function)) for title, function in (_TITLES[name] for name in names)
+    ]
+
+
+_TITLES = {
+    "stages": ("Layer count per stage", "stages_view"),
+    "choices": ("Chosen tactic per layer and format combination", "choices_view"),
+    "layer_tactics": ("Tactics timed", "tactics_of_layers"),
+    "fusions": ("Network layers in each engine layer", "fusions_view"),
+    "reformats": ("Reformat layers", "reformats_view"),
+    "memory": ("Memory per layer (bytes)", "memory_view"),
+    "totals": ("Memory totals and peaks (bytes)", "totals_view"),
+    "perf": ("Performance summary (ms)", "perf_view"),
+    "profile": ("Per-layer profile", "profile_view"),
+    "layers": ("Engine layers", "layers_view"),
+    "warnings": ("Warnings and errors", "warnings_view"),
+}
+
+
+@app.command()
+def stages(
+    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+) -> None:
+    """Layer count per optimisation stage, build by build (10.x: backend strategy by strategy)."""
+    show(log, output_format, out, _views("stages"))
+
+
+@app.command()
+def tactics(
+    layer: LayerOption = None,
+    top: Annotated[int | None, typer.Option("--top", help="Show only the first N layers.")] = None,
+    sort: Annotated[
+        str, typer.Option("--sort", help="time (slowest first), gap (closest call first) or tried.")
+    ] = "time",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The chosen tactic of every layer, or with --layer every tactic timed for that layer.
+
+    Example: trtlog tactics --layer Conv_0
+    """
+    if sort not in ("time", "gap", "tried"):
+        raise fail(f"--sort must be time, gap or tried, not {sort!r}")
+    if layer is None:
+        show(log, output_format, out, _views("choices"), sort=sort, top=top)
+    else:
+        show(log, output_format, out, _views("layer_tactics"), pattern=layer)
+
+
+@app.command()
+def fusions(
+    layer: LayerOption = None,
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The network layers fused into each engine layer."""
+    show(log, output_format, out, _views("fusions"), pattern=layer)
+
+
+@app.command()
+def reformats(
+    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+) -> None:
+    """Reformat layers: where they were inserted, the formats they convert, what they cost."""
+    show(log, output_format, out, _views("reformats"))
+
+
+@app.command()
+def memory(
+    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+) -> None:
+    """Memory per layer, then the totals and peaks."""
+    show(log, output_format, out, _views("memory", "totals"))
+
+
+@app.command()
+def perf(
+    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+) -> None:
+    """The performance summary, then the per-layer profile."""
+    show(log, output_format, out, _views("perf", "profile"))
+
+
+@app.command()
+def layers(
+    precision: Annotated[
+        str | None, typer.Option("--precision", help="fp32, fp16, bf16, int8, fp8, ...")
+    ] = None,
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The engine's layers with their precision, formats, kernel and profile time."""
+    show(log, output_format, out, _views("layers"), precision=precision)
+
+
+@app.command()
+def warnings(
+    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+) -> None:
+    """Warnings and errors, counted per message form."""
+    show(log, output_format, out, _views("warnings"))

@@ -1,0 +1,74 @@
+"""One renderer per output format, all taking a DataFrame and writing text to a stream."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import pandas as pd
+
+from trtlog.render import OutputFormat
+
+
+def _cell(value: Any) -> str:
+    """A value as a table cell: numbers compact, missing values empty, booleans as a mark."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "✓" if value else ""
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e6 else f"{value:.0f}"
+    return str(value)
+
+
+def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_lines=False)
+    for column in frame.columns:
+        numeric = pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(
+            frame[column]
+        )
+        table.add_column(str(column), justify="right" if numeric else "left", overflow="fold")
+    for row in frame.itertuples(index=False):
+        table.add_row(*(_cell(value) for value in row))
+    Console(file=stream, width=max(120, Console().width), soft_wrap=False).print(table)
+
+
+def render_json(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
+    records = json.loads(frame.to_json(orient="records", date_format="iso"))
+    json.dump(records, stream, indent=1)
+    stream.write("\n")
+
+
+def render_csv(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
+    frame.to_csv(stream, index=False)
+
+
+def render_markdown(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
+    def escape(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    if title:
+        stream.write(f"### {escape(title)}\n\n")
+    stream.write("| " + " | ".join(escape(str(column)) for column in frame.columns) + " |\n")
+    stream.write("|" + "|".join(" --- " for _ in frame.columns) + "|\n")
+    for row in frame.itertuples(index=False):
+        stream.write("| " + " | ".join(escape(_cell(value)) for value in row) + " |\n")
+
+
+RENDERERS: dict[OutputFormat, Callable[[pd.DataFrame, TextIO, str | None], None]] = {
+    OutputFormat.table: render_table,
+    OutputFormat.json: render_json,
+    OutputFormat.csv: render_csv,
+    OutputFormat.markdown: render_markdown,
+}
+
+
+def render(
+    frame: pd.DataFrame, output_format: OutputFormat, stream: TextIO, title: str | None = None
+) -> None:
+    RENDERERS[output_format](frame, stream, title)
