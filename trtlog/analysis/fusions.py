@@ -8,7 +8,8 @@ engine's layers), ``line``.
 ``provenance`` columns: ``engine_layer``, ``original_layer``, ``via`` ("name" for parts of an
 ``A + B`` name, "pointwise" for ``PWN(...)`` arguments, "merge" for ``A || B``, "foreign node
 endpoint" for the first and last node of ``{ForeignNode[first...last]}``, "metadata" where 10.x
-lists a Myelin region's or a layer's ONNX layers), ``line`` (of the engine layer).
+lists a Myelin region's or a layer's ONNX layers, "inserted" with no original layer for the
+reformat layers TensorRT adds), ``line`` (of the engine layer).
 """
 
 from __future__ import annotations
@@ -74,9 +75,15 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
                 for part in dict.fromkeys(metadata[name])
             )
             continue
+        parts = original_layers(name)
+        if not parts:
+            # Reformat layers are TensorRT's own: no network layer went into them.
+            rows.append(
+                {"engine_layer": name, "original_layer": None, "via": "inserted", "line": line}
+            )
         rows.extend(
             {"engine_layer": name, "original_layer": part.name, "via": part.via, "line": line}
-            for part in original_layers(name)
+            for part in parts
         )
     return pd.DataFrame(rows, columns=PROVENANCE_COLUMNS)
 
@@ -86,7 +93,8 @@ def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataF
     for engine_layer, original in zip(
         provenance["engine_layer"], provenance["original_layer"], strict=True
     ):
-        holders.setdefault(original, set()).add(engine_layer)
+        if isinstance(original, str):
+            holders.setdefault(original, set()).add(engine_layer)
     rows = []
     build = 0
     for event in events:

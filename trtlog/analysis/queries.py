@@ -14,9 +14,12 @@ class NoMatch(Exception):
     """A ``--layer`` pattern matched no layer; the message names the closest ones."""
 
 
-def match_layers(names: list[str], pattern: str) -> list[str]:
-    """Layers named exactly ``pattern``; else containing it; else matching it as a regex."""
+def match_layers(names: list[str], pattern: str, holding: str = "layers") -> list[str]:
+    """Layers named exactly ``pattern``; else containing it; else matching it as a regex.
+    ``holding`` says what the names come from, for the error when there are none."""
     unique = list(dict.fromkeys(name for name in names if isinstance(name, str)))
+    if not unique:
+        raise NoMatch(f"no layer matches {pattern!r}: this log has no {holding}")
     exact = [name for name in unique if name == pattern]
     if exact:
         return exact
@@ -40,8 +43,8 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     """Every tactic timed for the matching layers, per format combination and fastest first,
     with how far each is behind the combination's best and the chosen one marked."""
     tactics = log.tactics
-    chosen_layers = match_layers(list(tactics["layer"]), pattern)
-    rows = tactics[tactics["layer"].isin(chosen_layers)].copy()
+    matched = match_layers(list(tactics["layer"]), pattern, "tactic timings")
+    rows = tactics[tactics["layer"].isin(matched)].copy()
     best = rows.groupby("combination")["time_ms"].transform("min")
     rows["behind_best_percent"] = (rows["time_ms"] - best) / best * 100
     rows = rows.sort_values(["combination", "time_ms"], na_position="last")
@@ -55,6 +58,29 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
         "behind_best_percent",
         "chosen",
         "line",
+    ]
+    return rows[columns].reset_index(drop=True)
+
+
+def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
+    """For the matching layers, the tactic chosen in each format combination and how close
+    the runner-up came."""
+    choices = log.choices
+    matched = match_layers(
+        list(log.tactics["layer"]) + list(choices["layer"]), pattern, "tactic timings"
+    )
+    rows = choices[choices["layer"].isin(matched)]
+    columns = [
+        "layer",
+        "formats",
+        "runner",
+        "tactic",
+        "kernel",
+        "best_ms",
+        "runner_up_tactic",
+        "runner_up_ms",
+        "gap_percent",
+        "tactics_tried",
     ]
     return rows[columns].reset_index(drop=True)
 
@@ -95,13 +121,13 @@ def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
     provenance = log.provenance
     if pattern:
         names = list(provenance["engine_layer"]) + list(provenance["original_layer"])
-        matched = set(match_layers(names, pattern))
+        matched = set(match_layers(names, pattern, "engine layers"))
         provenance = provenance[
             provenance["engine_layer"].isin(matched) | provenance["original_layer"].isin(matched)
         ]
     grouped = provenance.groupby("engine_layer", sort=False).agg(
-        original_layers=("original_layer", lambda parts: ", ".join(parts)),
-        count=("original_layer", "size"),
+        original_layers=("original_layer", lambda parts: ", ".join(parts.dropna())),
+        count=("original_layer", "count"),
         via=("via", lambda ways: ", ".join(dict.fromkeys(ways))),
         line=("line", "first"),
     )

@@ -77,6 +77,10 @@ def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
                 )
             )
         elif isinstance(event, EngineLayer) and _is_reformat(event):
+            if event.name in in_engine:
+                # The same engine listed again (trtexec's "Layer Information" after the
+                # builder's "Engine Layer Information"): the first listing's formats are kept.
+                continue
             target = reformat_target(event.name)
             in_engine.add(event.name)
             rows.append(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,6 +18,12 @@ from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+class ChoiceOrder(str, Enum):
+    time = "time"
+    gap = "gap"
+    tried = "tried"
 
 
 LogOption = Annotated[
@@ -35,44 +42,42 @@ def show(
     log: str | None,
     output_format: OutputFormat,
     out: Path | None,
-    views: list[tuple[str, Callable[..., pd.DataFrame]]],
+    view_keys: tuple[str, ...],
     **arguments: Any,
 ) -> None:
-    """Load the log and render each (title, view) in order."""
-    from trtlog.analysis.queries import NoMatch
+    """Load the log (from the store when it can) and render the named views in order."""
+    from trtlog.analysis import queries
     from trtlog.parse import LogSourceError
-    from trtlog.render.frames import render
+    from trtlog.render.frames import render_views
     from trtlog.store import NoCurrentLog, Store
 
     try:
         build_log = Store().load(log, make_current=log is not None)
-        frames = [(title, view(build_log, **arguments)) for title, view in views]
-    except (LogSourceError, NoCurrentLog, NoMatch) as error:
+        name = Path(build_log.source).name
+        views = []
+        for key in view_keys:
+            title, function = VIEWS[key]
+            view: Callable[..., pd.DataFrame] = getattr(queries, function)
+            views.append((key, f"{title} — {name}", view(build_log, **arguments)))
+    except (LogSourceError, NoCurrentLog, queries.NoMatch) as error:
         raise fail(str(error)) from None
     try:
         stream = sys.stdout if out is None else out.open("w", encoding="utf-8")
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     try:
-        for title, frame in frames:
-            render(frame, output_format, stream, f"{title} — {Path(build_log.source).name}")
+        render_views(views, output_format, stream)
     finally:
         if out is not None:
             stream.close()
 
 
-def _views(*names: str) -> list[tuple[str, Callable[..., pd.DataFrame]]]:
-    from trtlog.analysis import queries
-
-    return [
-        (title, getattr(queries, function)) for title, function in (_TITLES[name] for name in names)
-    ]
-
-
-_TITLES = {
+# view key -> (title, function in trtlog.analysis.queries); the key names the view in JSON output.
+VIEWS = {
     "stages": ("Layer count per stage", "stages_view"),
     "choices": ("Chosen tactic per layer and format combination", "choices_view"),
-    "layer_tactics": ("Tactics timed", "tactics_of_layers"),
+    "layer_choices": ("Chosen tactic per format combination", "layer_choices"),
+    "tactics": ("Tactics timed, fastest first", "tactics_of_layers"),
     "fusions": ("Network layers in each engine layer", "fusions_view"),
     "reformats": ("Reformat layers", "reformats_view"),
     "memory": ("Memory per layer (bytes)", "memory_view"),
@@ -89,7 +94,7 @@ def stages(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
     """Layer count per optimisation stage, build by build (10.x: backend strategy by strategy)."""
-    show(log, output_format, out, _views("stages"))
+    show(log, output_format, out, ("stages",))
 
 
 @app.command()
@@ -97,8 +102,9 @@ def tactics(
     layer: LayerOption = None,
     top: Annotated[int | None, typer.Option("--top", help="Show only the first N layers.")] = None,
     sort: Annotated[
-        str, typer.Option("--sort", help="time (slowest first), gap (closest call first) or tried.")
-    ] = "time",
+        ChoiceOrder,
+        typer.Option("--sort", help="time (slowest first), gap (closest call first) or tried."),
+    ] = ChoiceOrder.time,
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
@@ -107,12 +113,10 @@ def tactics(
 
     Example: trtlog tactics --layer Conv_0
     """
-    if sort not in ("time", "gap", "tried"):
-        raise fail(f"--sort must be time, gap or tried, not {sort!r}")
     if layer is None:
-        show(log, output_format, out, _views("choices"), sort=sort, top=top)
+        show(log, output_format, out, ("choices",), sort=sort.value, top=top)
     else:
-        show(log, output_format, out, _views("layer_tactics"), pattern=layer)
+        show(log, output_format, out, ("layer_choices", "tactics"), pattern=layer)
 
 
 @app.command()
@@ -123,7 +127,7 @@ def fusions(
     out: OutOption = None,
 ) -> None:
     """The network layers fused into each engine layer."""
-    show(log, output_format, out, _views("fusions"), pattern=layer)
+    show(log, output_format, out, ("fusions",), pattern=layer)
 
 
 @app.command()
@@ -131,7 +135,7 @@ def reformats(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
     """Reformat layers: where they were inserted, the formats they convert, what they cost."""
-    show(log, output_format, out, _views("reformats"))
+    show(log, output_format, out, ("reformats",))
 
 
 @app.command()
@@ -139,7 +143,7 @@ def memory(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
     """Memory per layer, then the totals and peaks."""
-    show(log, output_format, out, _views("memory", "totals"))
+    show(log, output_format, out, ("memory", "totals"))
 
 
 @app.command()
@@ -147,7 +151,7 @@ def perf(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
     """The performance summary, then the per-layer profile."""
-    show(log, output_format, out, _views("perf", "profile"))
+    show(log, output_format, out, ("perf", "profile"))
 
 
 @app.command()
@@ -160,7 +164,7 @@ def layers(
     out: OutOption = None,
 ) -> None:
     """The engine's layers with their precision, formats, kernel and profile time."""
-    show(log, output_format, out, _views("layers"), precision=precision)
+    show(log, output_format, out, ("layers",), precision=precision)
 
 
 @app.command()
@@ -168,4 +172,4 @@ def warnings(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
     """Warnings and errors, counted per message form."""
-    show(log, output_format, out, _views("warnings"))
+    show(log, output_format, out, ("warnings",))

@@ -27,6 +27,10 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
     from rich.console import Console
     from rich.table import Table
 
+    console = Console(file=stream, width=max(120, Console().width), soft_wrap=False)
+    if frame.empty:
+        console.print(f"{title}: none in this log" if title else "none in this log")
+        return
     table = Table(title=title, title_justify="left", show_lines=False)
     for column in frame.columns:
         numeric = pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(
@@ -35,12 +39,17 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
         table.add_column(str(column), justify="right" if numeric else "left", overflow="fold")
     for row in frame.itertuples(index=False):
         table.add_row(*(_cell(value) for value in row))
-    Console(file=stream, width=max(120, Console().width), soft_wrap=False).print(table)
+    console.print(table)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    # pandas turns NaN, NA and numpy scalars into JSON null and plain numbers.
+    records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records", date_format="iso"))
+    return records
 
 
 def render_json(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
-    records = json.loads(frame.to_json(orient="records", date_format="iso"))
-    json.dump(records, stream, indent=1)
+    json.dump(_records(frame), stream, indent=1)
     stream.write("\n")
 
 
@@ -72,3 +81,23 @@ def render(
     frame: pd.DataFrame, output_format: OutputFormat, stream: TextIO, title: str | None = None
 ) -> None:
     RENDERERS[output_format](frame, stream, title)
+
+
+def render_views(
+    views: list[tuple[str, str, pd.DataFrame]], output_format: OutputFormat, stream: TextIO
+) -> None:
+    """Several (key, title, frame) views as one output: tables and Markdown one after another,
+    JSON as one object keyed by view, CSV as blocks each opened by a ``# title`` line."""
+    if len(views) == 1:
+        _, title, frame = views[0]
+        render(frame, output_format, stream, title)
+    elif output_format is OutputFormat.json:
+        json.dump({key: _records(frame) for key, _, frame in views}, stream, indent=1)
+        stream.write("\n")
+    else:
+        for position, (_, title, frame) in enumerate(views):
+            if position:
+                stream.write("\n")
+            if output_format is OutputFormat.csv:
+                stream.write(f"# {title}\n")
+            render(frame, output_format, stream, title)
