@@ -1,8 +1,8 @@
 """Warnings and errors, counted per distinct message form.
 
-``warnings`` columns: ``severity``, ``form`` (the message with numbers and tactic ids blanked,
-so that repeats of one message count together), ``count``, ``first_line``, ``example`` (the first
-message of that form as printed, envelope removed).
+``warnings`` columns: ``severity``, ``form`` (the message with numbers, tactic ids and the
+subject of coded errors blanked, so that repeats of one message count together), ``count``,
+``first_line``, ``example`` (the first message of that form as printed, envelope removed).
 """
 
 from __future__ import annotations
@@ -19,7 +19,12 @@ from trtlog.parse.envelope import WARNING_OR_WORSE
 COLUMNS = ["severity", "form", "count", "first_line", "example"]
 _ENVELOPE_FIELDS = {"line", "end_line", "timestamp", "severity", "producer"}
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
-_NUMBER = re.compile(r"(?<![A-Za-z_])\d+(?:\.\d+)?")
+# Numbers inside names count too ("index_shape_3", "Conv_12"); those glued to letters
+# ("INT64", "fp16", "sm80") name a type or an architecture and stay.
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?")
+# TensorRT's coded errors name their subject first: "API Usage Error (conv1.weight: The
+# weights cannot be refitted. ...)"; the subject varies, the message does not.
+_SUBJECT = re.compile(r"\((?P<subject>[^\s():]+): ")
 
 
 def message_text(event: Event) -> str:
@@ -36,7 +41,7 @@ def message_text(event: Event) -> str:
 
 
 def message_form(text: str) -> str:
-    return _NUMBER.sub("N", _HEX.sub("0x…", text))
+    return _NUMBER.sub("N", _HEX.sub("0x…", _SUBJECT.sub("(…: ", text)))
 
 
 def warnings_table(events: Sequence[Event]) -> pd.DataFrame:

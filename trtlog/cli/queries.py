@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from trtlog.cli.app import EXIT_BAD_INPUT, OutOption, app, fail
+from trtlog.cli.common import EXIT_BAD_INPUT, OutOption, app, fail
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "✓" if value else ""
     if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1e6 else f"{value:.0f}"
+        return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.0f}"
     return str(value)
 
 
@@ -33,10 +33,17 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
         return
     table = Table(title=title, title_justify="left", show_lines=False)
     for column in frame.columns:
-        numeric = pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(
-            frame[column]
+        series = frame[column]
+        numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+        # Numbers and tactic ids are read whole; names and formats may wrap.
+        whole = numeric or "tactic" in str(column)
+        table.add_column(
+            str(column),
+            justify="right" if numeric else "left",
+            overflow="fold",
+            no_wrap=whole,
+            min_width=None,
         )
-        table.add_column(str(column), justify="right" if numeric else "left", overflow="fold")
     for row in frame.itertuples(index=False):
         table.add_row(*(_cell(value) for value in row))
     console.print(table)

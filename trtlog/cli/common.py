@@ -1,0 +1,52 @@
+"""What every command shares: the Typer app, the error exit, the common options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="trtlog",
+    help="Read TensorRT and trtexec VERBOSE logs: typed events, tactics, fusions, timings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Exit codes: 0 success, 1 unexpected failure, 2 the input cannot be used.
+EXIT_BAD_INPUT = 2
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from trtlog import __version__
+
+        typer.echo(f"trtlog {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def trtlog(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Read TensorRT and trtexec VERBOSE logs: typed events, tactics, fusions, timings."""
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    typer.echo(f"trtlog: {message}", err=True)
+    return typer.Exit(code)
+
+
+LogArgument = Annotated[
+    str, typer.Argument(help="Log file, '-' for standard input, or a .gz file.")
+]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", "-o", help="Write to FILE instead of standard output.")
+]
