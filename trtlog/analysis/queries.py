@@ -39,6 +39,10 @@ def match_layers(names: list[str], pattern: str, holding: str = "layers") -> lis
     raise NoMatch(f"no layer matches {pattern!r}{hint}")
 
 
+# What identifies an implementation: the layer, its formats, the runner, the tactic, its kernel.
+_IMPLEMENTATION = ["layer", "formats", "runner", "tactic", "kernel"]
+
+
 def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     """Every tactic timed for the matching layers, per format combination and fastest first,
     with how far each is behind the combination's best and the chosen one marked."""
@@ -49,11 +53,7 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     rows["behind_best_percent"] = (rows["time_ms"] - best) / best * 100
     rows = rows.sort_values(["combination", "time_ms"], na_position="last")
     columns = [
-        "layer",
-        "formats",
-        "runner",
-        "tactic",
-        "kernel",
+        *_IMPLEMENTATION,
         "time_ms",
         "behind_best_percent",
         "chosen",
@@ -71,11 +71,7 @@ def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
     )
     rows = choices[choices["layer"].isin(matched)]
     columns = [
-        "layer",
-        "formats",
-        "runner",
-        "tactic",
-        "kernel",
+        *_IMPLEMENTATION,
         "best_ms",
         "runner_up_tactic",
         "runner_up_ms",
@@ -99,11 +95,7 @@ def choices_view(log: BuildLog, sort: str = "time", top: int | None = None) -> p
     column, ascending = _CHOICE_ORDER[sort]
     view = log.choices.sort_values(column, ascending=ascending, na_position="last")
     columns = [
-        "layer",
-        "formats",
-        "runner",
-        "tactic",
-        "kernel",
+        *_IMPLEMENTATION,
         "best_ms",
         "runner_up_ms",
         "gap_percent",
