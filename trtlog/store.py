@@ -28,7 +28,7 @@ from trtlog.parse.summary import Summary
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 1
+STORE_FORMAT = 2
 
 
 class NoCurrentLog(Exception):

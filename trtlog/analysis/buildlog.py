@@ -19,6 +19,7 @@ from trtlog.analysis.performance import perf_table, profile_table
 from trtlog.analysis.reformats import reformats_table
 from trtlog.analysis.stages import stages_table
 from trtlog.analysis.tactics import tactic_tables
+from trtlog.analysis.timeline import timeline_table
 from trtlog.analysis.warnings import warnings_table
 from trtlog.events import Event
 from trtlog.parse import ParsedLog, parse_file
@@ -38,6 +39,7 @@ TABLES: dict[str, str] = {
     "perf": "performance",
     "profile": "performance",
     "warnings": "warnings",
+    "timeline": "timeline",
 }
 
 
@@ -57,7 +59,8 @@ class BuildLog:
     Build one with ``trtlog.load(path)`` (parses, or reads the store) or
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
     ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
-    ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``.
+    ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
+    ``log.timeline``.
     """
 
     def __init__(
@@ -122,6 +125,7 @@ class BuildLog:
     perf = _Table()
     profile = _Table()
     warnings = _Table()
+    timeline = _Table()
 
 
 _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
@@ -131,6 +135,7 @@ _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
     "perf": perf_table,
     "profile": profile_table,
     "warnings": warnings_table,
+    "timeline": timeline_table,
 }
 
 

@@ -49,6 +49,7 @@ from trtlog.events.graph import (
     LayersMerged,
     LayersSwapped,
     LayerTypeConverted,
+    QuantizationParams,
     SymbolicShape,
     TensorRetargeted,
 )
@@ -119,6 +120,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     LayersSwapped,
     TensorRetargeted,
     ForeignNodeMetadata,
+    QuantizationParams,
     SymbolicShape,
     OptimizationProfile,
     ComputingCosts,

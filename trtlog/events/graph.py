@@ -115,6 +115,17 @@ class TensorRetargeted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class QuantizationParams(Event):
+    """INT8 builds (8.4-8.5) setting quantisation parameters: ``step`` is "Setting a default
+    quantization params because quantization data is missing for", "Setting dynamic range
+    for", "Assigning", "using" or "User overriding scale with"; ``detail`` is the rest."""
+
+    family: ClassVar[str] = "graph"
+    step: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ForeignNodeMetadata(Event):
     """10.x: ``ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]``:
     the ONNX layers a Myelin region was built from."""

@@ -17,6 +17,7 @@ from trtlog.events.graph import (
     LayersMerged,
     LayersSwapped,
     LayerTypeConverted,
+    QuantizationParams,
     SymbolicShape,
     TensorRetargeted,
 )
@@ -119,3 +120,7 @@ class GraphRules(RecordTransformer):
         return SymbolicShape(
             **self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip()
         )
+
+    def quantization_params(self, step: Token, rest: Token | None) -> QuantizationParams:
+        detail = (text(rest) or "").strip()
+        return QuantizationParams(**self.fields(), step=str(step).strip(), detail=detail)

@@ -1,0 +1,44 @@
+"""Offsets in seconds from the log's timestamps, robust to clocks that were never set or jump.
+
+trtexec and the Python API stamp lines to the second; Jetson boards without a network clock
+print dates such as 2022-01-01, and logs of several runs pasted together jump back and forth.
+Offsets are the running sum of the gaps between consecutive timestamps, where a gap that goes
+backwards or is longer than a day counts as zero (a clock jump, not time that passed).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+_LONGEST_GAP_SECONDS = 24 * 3600.0
+
+
+class Clock:
+    """Offsets of one run's events, in the order they are read."""
+
+    def __init__(self) -> None:
+        self._previous: datetime | None = None
+        self._offset = 0.0
+        self.timestamped = False
+        self.jumps = 0
+        self.sub_second = False
+
+    def offset(self, timestamp: datetime | None) -> float:
+        """The offset of a line stamped ``timestamp``; unstamped lines share the previous one's."""
+        if timestamp is None:
+            return self._offset
+        if timestamp.microsecond:
+            self.sub_second = True
+        if self._previous is not None:
+            gap = (timestamp - self._previous).total_seconds()
+            if 0 <= gap <= _LONGEST_GAP_SECONDS:
+                self._offset += gap
+            else:
+                self.jumps += 1
+        self._previous = timestamp
+        self.timestamped = True
+        return self._offset
+
+    @property
+    def resolution(self) -> str:
+        return "1 ms" if self.sub_second else "1 s"
