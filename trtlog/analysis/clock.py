@@ -4,11 +4,14 @@ trtexec and the Python API stamp lines to the second; Jetson boards without a ne
 print dates such as 2022-01-01, and logs of several runs pasted together jump back and forth.
 Offsets are the running sum of the gaps between consecutive timestamps, where a gap that goes
 backwards or is longer than a day counts as zero (a clock jump, not time that passed).
+Whole-second stamps are refined by spreading the lines of each second evenly across it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Protocol
 
 _LONGEST_GAP_SECONDS = 24 * 3600.0
 
@@ -19,14 +22,18 @@ class Clock:
     def __init__(self) -> None:
         self._previous: datetime | None = None
         self._offset = 0.0
-        self.timestamped = False
+        self.lines = 0
+        self.stamped = 0
         self.jumps = 0
         self.sub_second = False
 
-    def offset(self, timestamp: datetime | None) -> float:
-        """The offset of a line stamped ``timestamp``; unstamped lines share the previous one's."""
+    def offset(self, timestamp: datetime | None, own: bool = True) -> float:
+        """The offset of a line stamped ``timestamp``; unstamped lines share the previous one's.
+        ``own`` is False for a stamp the line inherited from the line above."""
+        self.lines += 1
         if timestamp is None:
             return self._offset
+        self.stamped += own
         if timestamp.microsecond:
             self.sub_second = True
         if self._previous is not None:
@@ -36,9 +43,37 @@ class Clock:
             else:
                 self.jumps += 1
         self._previous = timestamp
-        self.timestamped = True
         return self._offset
 
     @property
+    def timestamped(self) -> bool:
+        """Whether the timestamps can measure the run: most of its lines carry one (a custom
+        logger may stamp TensorRT's few warnings and leave its progress bars bare)."""
+        return self.stamped >= 2 and 2 * self.stamped >= self.lines
+
+    @property
     def resolution(self) -> str:
-        return "1 ms" if self.sub_second else "1 s"
+        return "1 ms" if self.sub_second else "1 s, interpolated"
+
+
+class _Stamped(Protocol):
+    @property
+    def timestamp(self) -> datetime | None: ...
+
+
+def within_second(lines: Sequence[_Stamped]) -> list[float]:
+    """Where each line falls inside the second its stamp names, assuming the lines of one
+    second were printed at an even pace: the i-th of n consecutive lines stamped with the same
+    whole second gets i/n. Stamps finer than a second need no help and get 0."""
+    fractions = [0.0] * len(lines)
+    start = 0
+    for index in range(1, len(lines) + 1):
+        if index < len(lines) and lines[index].timestamp == lines[start].timestamp:
+            continue
+        stamp = lines[start].timestamp
+        if stamp is not None and not stamp.microsecond:
+            count = index - start
+            for position in range(start, index):
+                fractions[position] = (position - start) / count
+        start = index
+    return fractions

@@ -185,3 +185,59 @@ def warnings_view(log: BuildLog) -> pd.DataFrame:
 
 def profile_view(log: BuildLog) -> pd.DataFrame:
     return log.profile.drop(columns=["line"])
+
+
+def timeline_view(log: BuildLog) -> pd.DataFrame:
+    """The phases of each run and build in order, then the totals."""
+    timeline = log.timeline
+    rows = timeline[timeline["level"] != "layer"]
+    columns = ["run", "build", "phase", "start_s", "end_s", "seconds", "source", "reported_as"]
+    return rows[[*columns, "first_line", "last_line"]].reset_index(drop=True)
+
+
+def tuning_view(log: BuildLog, top: int | None = 10) -> pd.DataFrame:
+    """The layers that took longest to tune."""
+    timeline = log.timeline
+    layers = timeline[timeline["level"] == "layer"].sort_values(
+        "seconds", ascending=False, na_position="last", kind="stable"
+    )
+    columns = ["build", "layer", "start_s", "end_s", "seconds", "source", "tactics"]
+    return (layers.head(top) if top else layers)[columns].reset_index(drop=True)
+
+
+def tuning_share_view(log: BuildLog) -> pd.DataFrame:
+    """Per build: its time, the time spent autotuning and the share that is."""
+    timeline = log.timeline
+    rows = []
+    totals = timeline[(timeline["level"] == "total") & (timeline["phase"] == "build")]
+    for total in totals.itertuples():
+        phases = timeline[
+            (timeline["level"] == "phase")
+            & (timeline["run"] == total.run)
+            & (timeline["build"] == total.build)
+        ]
+        tuning = phases[phases["phase"] == "autotuning"]["seconds"]
+        tuned = float(tuning.sum()) if tuning.notna().any() else None
+        seconds = float(total.seconds) if pd.notna(total.seconds) else None
+        share = 100 * tuned / seconds if tuned is not None and seconds else None
+        rows.append(
+            {
+                "run": total.run,
+                "build": total.build,
+                "build_seconds": seconds,
+                "autotuning_seconds": tuned,
+                "autotuning_percent": share,
+                "tactics_timed": int(phases["tactics"].sum()),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "run",
+            "build",
+            "build_seconds",
+            "autotuning_seconds",
+            "autotuning_percent",
+            "tactics_timed",
+        ],
+    )

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 
-from trtlog.analysis.clock import Clock
+from trtlog.analysis.clock import Clock, within_second
 from trtlog.analysis.timeline_phases import (
     BUILD_PHASES,
     RUN_PHASES,
@@ -49,6 +49,7 @@ from trtlog.events import (
     MemUsageChange,
     OptionLine,
     PhaseDuration,
+    ProgressUpdate,
     ReformatLayerAdded,
     RunHeader,
     SectionHeader,
@@ -121,6 +122,8 @@ class _Run:
     # Set once the run is past initialisation: option echoes after that (trtexec's explanation
     # of the performance metrics) are not initialisation.
     started: bool = False
+    # Progress bars last drawn, by depth: (step, done).
+    bars: dict[int, tuple[str, int]] = field(default_factory=dict)
     phases: list[_Span] = field(default_factory=list)
     layers: list[_Span] = field(default_factory=list)
     # (build or None, name) -> (seconds, line) of a reported total
@@ -174,8 +177,8 @@ def _runs(events: Sequence[Event]) -> list[_Run]:
     for start, end in zip(starts, [*starts[1:], len(events)], strict=True):
         chunk = events[start:end]
         run = _Run(any(_builds(event) for event in chunk))
-        for event in chunk:
-            _read(run, event)
+        for event, fraction in zip(chunk, within_second(chunk), strict=True):
+            _read(run, event, fraction)
         runs.append(run)
     return runs
 
@@ -184,11 +187,15 @@ def _builds(event: Event) -> bool:
     """Whether ``event`` shows the run building an engine (not only loading one)."""
     if isinstance(event, (LayerCount, AutotuningEvent, LayersRunningOn, LayerPlacement)):
         return True
+    if isinstance(event, ProgressUpdate):
+        return event.phase == "Building engine"
     return isinstance(event, PhaseDuration) and total_kind(event.phase) is not None
 
 
-def _read(run: _Run, event: Event) -> None:
-    offset = run.clock.offset(event.timestamp)
+def _read(run: _Run, event: Event, fraction: float) -> None:
+    # Lines without an envelope inherit the timestamp above them; only their own stamp counts
+    # towards measuring the run.
+    offset = run.clock.offset(event.timestamp, own=event.severity is not None) + fraction
     try:
         _place_event(run, event, offset)
     finally:
@@ -201,6 +208,11 @@ def _place_event(run: _Run, event: Event, offset: float) -> None:
     if isinstance(event, PhaseDuration):
         _note_duration(run, event, offset)
     phase = phase_of(event, run.builds_engine)
+    if isinstance(event, ProgressUpdate) and not _bar_changed(run, event):
+        phase = None
+    if event.family == "engine" and not run.in_build:
+        # trtexec lists a built engine's layers again after loading it for inference.
+        phase = None
     tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
     if isinstance(event, SetTacticName) and not tuning:
         # 8.0-8.5 name the chosen kernels again while generating the engine.
@@ -231,6 +243,17 @@ def _place_event(run: _Run, event: Event, offset: float) -> None:
             _add(layer.reported, "profiling completed in", event.profiling_seconds)
     elif tuning and phase != "autotuning":
         _close(run.layers, offset)
+
+
+def _bar_changed(run: _Run, event: ProgressUpdate) -> bool:
+    """Progress monitors redraw every bar around the one that moved: only a bar that is new
+    at its depth (or was reset) says that a step began."""
+    state = (event.phase, event.done)
+    if run.bars.get(event.indent) == state:
+        return False
+    run.bars = {depth: bar for depth, bar in run.bars.items() if depth < event.indent}
+    run.bars[event.indent] = state
+    return True
 
 
 def _enter(run: _Run, phase: str | None) -> None:

@@ -25,6 +25,8 @@ from trtlog.events import (
     ProfileColumns,
     ProfileHeader,
     ProfileRow,
+    ProgressUpdate,
+    QuantizationParams,
     ReformatLayerAdded,
     RunFooter,
     RunHeader,
@@ -98,6 +100,19 @@ _MARKER_PHASES = (
 # Notes that INFO-level logs print while building, where nothing else tells the phase.
 _NOTE_PHASES = (("Some tactics do not have sufficient workspace memory", "autotuning"),)
 
+# The steps of 10.x's IProgressMonitor bars (Python API logs, no timestamps). Their sub-steps
+# ("Evaluating tactic times", "Measuring tactic time") serve several steps and say nothing.
+_PROGRESS_PHASES = {
+    "Cloning network graph": "network construction",
+    "Preparing graph for optimization": "graph optimisation",
+    "Optimizing graph": "graph optimisation",
+    "Computing profile costs": "autotuning",
+    "Timing tactics": "autotuning",
+    "Timing graph nodes": "autotuning",
+    "Timing tensor reformats": "reformat selection",
+    "Determining refit engines": "engine generation and serialisation",
+}
+
 _FAMILY_PHASES = {
     "run": "initialisation",
     "options": "initialisation",
@@ -129,7 +144,8 @@ def total_kind(name: str) -> str | None:
 
 # Events that say nothing of the phase: durations are reported after the fact, backend
 # strategies and optimisation profiles frame a build, 10.x prints Myelin regions' metadata
-# while tuning them.
+# while tuning them, INT8 builds set quantisation parameters both when optimising the graph
+# and before each tactic is timed.
 _SILENT = (
     PhaseDuration,
     RunHeader,
@@ -137,6 +153,7 @@ _SILENT = (
     BackendStrategy,
     OptimizationProfile,
     ForeignNodeMetadata,
+    QuantizationParams,
 )
 
 
@@ -155,6 +172,9 @@ def phase_of(event: Event, run_builds: bool) -> str | None:
         return "graph optimisation"
     if isinstance(event, BuilderNote):
         return next((phase for text, phase in _NOTE_PHASES if event.text.startswith(text)), None)
+    if isinstance(event, ProgressUpdate):
+        # A bar that starts marks its step; redraws of the bars around it say nothing new.
+        return _PROGRESS_PHASES.get(event.phase) if event.done == 0 else None
     if isinstance(event, PhaseMarker):
         return next((phase for text, phase in _MARKER_PHASES if event.text.startswith(text)), None)
     if isinstance(event, InferenceProgress) and event.what.startswith("Set shape"):

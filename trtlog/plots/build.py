@@ -1,0 +1,73 @@
+"""Plots of the build: the stage waterfall and the tactic spread."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trtlog.plots import EmptyPlot
+from trtlog.plots.common import bar_height, new_figure, shorten
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from trtlog.analysis import BuildLog
+
+
+def stages_figure(log: BuildLog, top: int = 20) -> Figure:
+    """Layer count after each optimisation stage, one line of steps per build."""
+    stages = log.stages
+    if stages.empty:
+        raise EmptyPlot("this log has no layer counts per stage (a VERBOSE build prints them)")
+    builds = list(stages.groupby("build", sort=True))
+    longest = max(len(rows) for _, rows in builds)
+    figure = new_figure(max(7.0, 0.55 * longest + 2), 4.5)
+    axes = figure.subplots(1, 1)
+    for build, rows in builds:
+        strategy = rows["strategy"].dropna()
+        label = f"build {build}" + (f" (strategy {strategy.iloc[0]})" if len(strategy) else "")
+        axes.step(range(len(rows)), rows["layers"], where="mid", marker="o", label=label)
+        for step, (count, change) in enumerate(zip(rows["layers"], rows["change"], strict=True)):
+            if change:
+                axes.annotate(
+                    f"{change:+d}",
+                    (step, count),
+                    textcoords="offset points",
+                    xytext=(0, 6),
+                    ha="center",
+                    fontsize=7,
+                )
+    # Builds of one log run the same stages; the longest list labels them all.
+    labels = max((list(rows["stage"]) for _, rows in builds), key=len)
+    axes.set_xticks(range(len(labels)), labels, rotation=40, ha="right", fontsize=8)
+    axes.set_ylabel("layers")
+    axes.set_title("Layer count per optimisation stage", fontsize=10)
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(fontsize=8)
+    return figure
+
+
+def tactics_figure(log: BuildLog, top: int = 20) -> Figure:
+    """Every tactic timed for the layers whose chosen tactic is slowest, the chosen one marked."""
+    tactics = log.tactics[log.tactics["time_ms"].notna()]
+    choices = log.choices[log.choices["best_ms"].notna()]
+    if tactics.empty or choices.empty:
+        raise EmptyPlot("this log has no timed tactics (a VERBOSE build prints them)")
+    slowest = choices.sort_values("best_ms", ascending=False).head(top)
+    figure = new_figure(10, bar_height(len(slowest), per_bar=0.35))
+    axes = figure.subplots(1, 1)
+    positions = list(range(len(slowest) - 1, -1, -1))
+    for position, choice in zip(positions, slowest.itertuples(), strict=True):
+        timed = tactics[tactics["combination"] == choice.combination]
+        others = timed[~timed["chosen"]]
+        axes.scatter(others["time_ms"], [position] * len(others), s=12, color="#7f7f7f", alpha=0.6)
+        axes.scatter([choice.best_ms], [position], s=40, color="#d62728", marker="D", zorder=3)
+    labels = [
+        f"{shorten(str(row.layer), 45)}  [{shorten(str(row.formats), 30)}]"
+        for row in slowest.itertuples()
+    ]
+    axes.set_yticks(positions, labels, fontsize=7)
+    axes.set_xscale("log")
+    axes.set_xlabel("tactic time (ms, log scale); red: the tactic chosen")
+    axes.set_title(f"Tactic spread for the {len(slowest)} slowest layers", fontsize=10)
+    axes.grid(axis="x", alpha=0.3, which="both")
+    return figure
