@@ -190,9 +190,12 @@ def profile_view(log: BuildLog) -> pd.DataFrame:
 def timeline_view(log: BuildLog) -> pd.DataFrame:
     """The phases of each run and build in order, then the totals."""
     timeline = log.timeline
-    rows = timeline[timeline["level"] != "layer"]
-    columns = ["run", "build", "phase", "start_s", "end_s", "seconds", "source", "reported_as"]
-    return rows[[*columns, "first_line", "last_line"]].reset_index(drop=True)
+    rows = timeline[timeline["level"] != "layer"].copy()
+    named = rows["reported_as"].notna()
+    rows.loc[named, "source"] = rows["source"].fillna("") + ": " + rows["reported_as"]
+    rows["lines"] = rows["first_line"].astype(str) + "-" + rows["last_line"].astype(str)
+    columns = ["run", "build", "phase", "start_s", "end_s", "seconds", "source", "lines"]
+    return rows[columns].reset_index(drop=True)
 
 
 def tuning_view(log: BuildLog, top: int | None = 10) -> pd.DataFrame:

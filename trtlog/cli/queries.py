@@ -5,6 +5,7 @@ Views live in ``trtlog.analysis.queries``; this module only wires options to the
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -18,6 +19,8 @@ from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from trtlog.analysis import BuildLog
 
 
 class ChoiceOrder(str, Enum):
@@ -38,28 +41,39 @@ LayerOption = Annotated[
 ]
 
 
+def load_build_log(log: str | None) -> BuildLog:
+    """The log's tables from the store (parsed now if needed); errors become one line."""
+    from trtlog.parse import LogSourceError
+    from trtlog.store import NoCurrentLog, Store
+
+    try:
+        return Store().load(log, make_current=log is not None)
+    except (LogSourceError, NoCurrentLog) as error:
+        raise fail(str(error)) from None
+
+
 def show(
     log: str | None,
     output_format: OutputFormat,
     out: Path | None,
     view_keys: tuple[str, ...],
     **arguments: Any,
-) -> None:
-    """Load the log (from the store when it can) and render the named views in order."""
+) -> BuildLog:
+    """Load the log and render the named views in order, each given the arguments it takes."""
     from trtlog.analysis import queries
-    from trtlog.parse import LogSourceError
     from trtlog.render.frames import render_views
-    from trtlog.store import NoCurrentLog, Store
 
+    build_log = load_build_log(log)
+    name = Path(build_log.source).name
+    views = []
     try:
-        build_log = Store().load(log, make_current=log is not None)
-        name = Path(build_log.source).name
-        views = []
         for key in view_keys:
             title, function = VIEWS[key]
             view: Callable[..., pd.DataFrame] = getattr(queries, function)
-            views.append((key, f"{title} — {name}", view(build_log, **arguments)))
-    except (LogSourceError, NoCurrentLog, queries.NoMatch) as error:
+            accepted = inspect.signature(view).parameters
+            given = {key: value for key, value in arguments.items() if key in accepted}
+            views.append((key, f"{title} — {name}", view(build_log, **given)))
+    except queries.NoMatch as error:
         raise fail(str(error)) from None
     try:
         stream = sys.stdout if out is None else out.open("w", encoding="utf-8")
@@ -70,6 +84,7 @@ def show(
     finally:
         if out is not None:
             stream.close()
+    return build_log
 
 
 # view key -> (title, function in trtlog.analysis.queries); the key names the view in JSON output.
@@ -86,6 +101,9 @@ VIEWS = {
     "profile": ("Per-layer profile", "profile_view"),
     "layers": ("Engine layers", "layers_view"),
     "warnings": ("Warnings and errors", "warnings_view"),
+    "timeline": ("Build timeline (seconds)", "timeline_view"),
+    "tuning_share": ("Share of each build spent autotuning", "tuning_share_view"),
+    "tuning": ("Layers that took longest to tune", "tuning_view"),
 }
 
 

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from trtlog.parse.summary import Summary
+from trtlog.render.facts import summary_facts
 
 
 def render_summary(summary: Summary, stream: TextIO) -> None:
@@ -15,23 +16,8 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column()
-    facts.add_row("Log", summary.source)
-    facts.add_row("Style", summary.log_style)
-    version = summary.tensorrt_version or "unknown"
-    if summary.tensorrt_version and summary.tensorrt_version_source != "stated":
-        version += f" (inferred from the {summary.tensorrt_version_source})"
-    facts.add_row("TensorRT", version)
-    facts.add_row("GPU", summary.gpu or "unknown")
-    facts.add_row("Precision", ", ".join(summary.precision) or "not stated")
-    facts.add_row("Runs / builds", f"{summary.runs} / {summary.builds}")
-    build = "not reported" if summary.build_seconds is None else f"{summary.build_seconds:g} s"
-    facts.add_row("Build time", build)
-    facts.add_row(
-        "Lines",
-        f"{summary.lines} ({summary.recognized} recognised, {summary.unrecognized} unrecognised, "
-        f"{summary.foreign} foreign, {summary.blank} blank; "
-        f"{summary.recognized_percent:g}% of TensorRT's lines recognised)",
-    )
+    for label, text in summary_facts(summary):
+        facts.add_row(label, text)
     console.print(facts)
 
     families = Table(title="Events per family", title_justify="left")

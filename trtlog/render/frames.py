@@ -12,7 +12,7 @@ import pandas as pd
 from trtlog.render import OutputFormat
 
 
-def _cell(value: Any) -> str:
+def cell_text(value: Any) -> str:
     """A value as a table cell: numbers compact, missing values empty, booleans as a mark."""
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -45,7 +45,7 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
             min_width=None,
         )
     for row in frame.itertuples(index=False):
-        table.add_row(*(_cell(value) for value in row))
+        table.add_row(*(cell_text(value) for value in row))
     console.print(table)
 
 
@@ -73,7 +73,7 @@ def render_markdown(frame: pd.DataFrame, stream: TextIO, title: str | None) -> N
     stream.write("| " + " | ".join(escape(str(column)) for column in frame.columns) + " |\n")
     stream.write("|" + "|".join(" --- " for _ in frame.columns) + "|\n")
     for row in frame.itertuples(index=False):
-        stream.write("| " + " | ".join(escape(_cell(value)) for value in row) + " |\n")
+        stream.write("| " + " | ".join(escape(cell_text(value)) for value in row) + " |\n")
 
 
 RENDERERS: dict[OutputFormat, Callable[[pd.DataFrame, TextIO, str | None], None]] = {

@@ -1,0 +1,27 @@
+"""The headline facts of a log as (label, text) pairs, for the terminal and the HTML report."""
+
+from __future__ import annotations
+
+from trtlog.parse.summary import Summary
+
+
+def summary_facts(summary: Summary) -> list[tuple[str, str]]:
+    version = summary.tensorrt_version or "unknown"
+    if summary.tensorrt_version and summary.tensorrt_version_source != "stated":
+        version += f" (inferred from the {summary.tensorrt_version_source})"
+    build = "not reported" if summary.build_seconds is None else f"{summary.build_seconds:g} s"
+    lines = (
+        f"{summary.lines} ({summary.recognized} recognised, {summary.unrecognized} unrecognised, "
+        f"{summary.foreign} foreign, {summary.blank} blank; "
+        f"{summary.recognized_percent:g}% of TensorRT's lines recognised)"
+    )
+    return [
+        ("Log", summary.source),
+        ("Style", summary.log_style),
+        ("TensorRT", version),
+        ("GPU", summary.gpu or "unknown"),
+        ("Precision", ", ".join(summary.precision) or "not stated"),
+        ("Runs / builds", f"{summary.runs} / {summary.builds}"),
+        ("Build time", build),
+        ("Lines", lines),
+    ]
