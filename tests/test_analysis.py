@@ -424,6 +424,7 @@ COLUMN_CONSTANTS = {
     "layers": "COLUMNS",
     "profile": "PROFILE_COLUMNS",
     "warnings": "COLUMNS",
+    "timeline": "COLUMNS",
 }
 FIXED_COLUMNS = {
     table: getattr(sys.modules[f"trtlog.analysis.{TABLES[table]}"], constant)

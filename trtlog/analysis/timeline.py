@@ -210,7 +210,11 @@ def _place_event(run: _Run, event: Event, offset: float) -> None:
     phase = phase_of(event, run.builds_engine)
     if isinstance(event, ProgressUpdate) and not _bar_changed(run, event):
         phase = None
-    if event.family == "engine" and not run.in_build:
+    if (
+        phase == "engine generation and serialisation"
+        and event.family == "engine"
+        and not run.in_build
+    ):
         # trtexec lists a built engine's layers again after loading it for inference.
         phase = None
     tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"

@@ -1,0 +1,88 @@
+"""Every plot drawn from real logs to PNG and SVG; the plot and timeline commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import SAMPLES, corpus_log, needs_corpus
+from trtlog import plots
+from trtlog.analysis import BuildLog
+from trtlog.cli.app import app
+from trtlog.cli.visual import PlotKind
+
+runner = CliRunner()
+SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+# A real log holding what each plot draws, of different TensorRT versions.
+DRAWABLE = {
+    "timeline": ["hackathon_trt10.16.1_trtexec_build_h100.log", "hackathon_trt8.6_pyapi_nodate_timingcache.log"],
+    "stages": ["hackathon_trt10.16.1_trtexec_build_h100.log", "hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log"],
+    "tactics": ["lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log", "hackathon_trt8.0.3_trtexec_build_fp16_gtx1070.log"],
+    "profile": ["lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log", "kalfazed_trt8.5.1_trtexec_resnet50_loadengine_dumpProfile.log"],
+    "memory": ["nvtrt_trex_trt8.5.2_trtexec_orin_int8_yolo_verbose_dumpProfile.log", "hackathon_trt8.4.1_trtexec_build_fp16_gtx1070.log"],
+    "precision": ["nvtrt_trex_trt8.5.2_trtexec_orin_int8_yolo_verbose_dumpProfile.log", "hackathon_trt8.6.0_trtexec_build_rtx3090.log"],
+}  # fmt: skip
+
+
+def test_the_command_offers_every_plot() -> None:
+    assert [kind.value for kind in PlotKind] == list(plots.PLOTS)
+    assert set(DRAWABLE) == set(plots.PLOTS)
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    ("kind", "name"), [(kind, name) for kind, names in DRAWABLE.items() for name in names]
+)
+def test_plot_renders_to_png_and_svg(kind: str, name: str, tmp_path: Path) -> None:
+    figure = plots.figure(kind, BuildLog.from_parsed(corpus_log(name)))
+    png, svg = tmp_path / f"{kind}.png", tmp_path / f"{kind}.svg"
+    plots.save(figure, png)
+    plots.save(figure, svg)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.stat().st_size > 5000
+    assert "<svg" in svg.read_text()[:500]
+
+
+@needs_corpus
+def test_a_plot_without_data_says_what_is_missing() -> None:
+    log = BuildLog.from_parsed(corpus_log("hackathon_trt10.16.1_trtexec_build_h100.log"))
+    with pytest.raises(plots.EmptyPlot, match="per-layer profile"):
+        plots.figure("profile", log)
+
+
+def test_plot_command_writes_the_file(tmp_path: Path) -> None:
+    target = tmp_path / "stages.svg"
+    result = runner.invoke(app, ["plot", "stages", "--log", str(SAMPLE), "--out", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text().lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_plot_command_errors_are_one_line(tmp_path: Path) -> None:
+    python_log = SAMPLES / "python_api_10.x_build.log"
+    result = runner.invoke(
+        app, ["plot", "profile", "--log", str(python_log), "-o", str(tmp_path / "p.png")]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("trtlog: cannot draw profile")
+    result = runner.invoke(
+        app, ["plot", "stages", "--log", str(SAMPLE), "-o", str(tmp_path / "p.pdf")]
+    )
+    assert result.exit_code == 2
+    assert ".png or .svg" in result.output
+
+
+def test_timeline_command(tmp_path: Path) -> None:
+    target = tmp_path / "gantt.png"
+    result = runner.invoke(
+        app, ["timeline", "--log", str(SAMPLE), "--top", "3", "-f", "json", "--plot", str(target)]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert set(document) == {"timeline", "tuning_share", "tuning"}
+    assert len(document["tuning"]) == 3
+    phases = [row["phase"] for row in document["timeline"]]
+    assert phases.index("model parsing") < phases.index("autotuning")
+    assert target.read_bytes()[:4] == b"\x89PNG"

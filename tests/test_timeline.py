@@ -1,0 +1,210 @@
+"""The timeline: phases, builds and per-layer tuning time on real logs, checked by hand against
+the lines quoted (line numbers are the log's own); and the clock under unset or jumping
+timestamps."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pandas as pd
+import pytest
+
+from tests.conftest import corpus_log, needs_corpus
+from trtlog.analysis import BuildLog
+from trtlog.analysis.clock import Clock, within_second
+from trtlog.analysis.queries import tuning_share_view, tuning_view
+from trtlog.parse import parse_text
+
+_logs: dict[str, BuildLog] = {}
+
+
+def timeline_of(name: str) -> pd.DataFrame:
+    if name not in _logs:
+        _logs[name] = BuildLog.from_parsed(corpus_log(name))
+    return _logs[name].timeline
+
+
+def phase(timeline: pd.DataFrame, name: str, build: int | None = None, nth: int = 0) -> pd.Series:
+    rows = timeline[(timeline["level"] == "phase") & (timeline["phase"] == name)]
+    if build is not None:
+        rows = rows[rows["build"] == build]
+    return rows.iloc[nth]
+
+
+def total(timeline: pd.DataFrame, name: str, build: int | None = None) -> pd.Series:
+    rows = timeline[(timeline["level"] == "total") & (timeline["phase"] == name)]
+    if build is not None:
+        rows = rows[rows["build"] == build]
+    (row,) = [row for _, row in rows.iterrows()]
+    return row
+
+
+@needs_corpus
+def test_trtexec_8_6_reported_phases() -> None:
+    timeline = timeline_of("hackathon_trt8.6.0_trtexec_build_rtx3090.log")
+    # Line 328: "Finished parsing network model. Parse time: 0.0197354"
+    parsing = phase(timeline, "model parsing")
+    assert (parsing["seconds"], parsing["source"]) == (pytest.approx(0.0197354), "reported")
+    # Line 331: "Graph construction completed in 0.000459213 seconds."
+    assert phase(timeline, "network construction", 0)["seconds"] == pytest.approx(0.000459213)
+    # Line 377: "Graph optimization time: 0.013082 seconds."
+    graph = timeline[
+        (timeline["phase"] == "graph optimisation") & (timeline["source"] == "reported")
+    ]
+    assert list(graph["seconds"]) == [pytest.approx(0.013082)]
+    # Line 3376: "Formats and tactics selection completed in 5.71367 seconds."; 1934 tactics timed
+    # (2191 "Tactic: 0x... Time:" lines between 379 and 3370, less 257 "Fastest Tactic" lines).
+    tuning = phase(timeline, "autotuning", 0)
+    assert tuning["seconds"] == pytest.approx(5.71367)
+    assert tuning["reported_as"] == "Formats and tactics selection"
+    assert tuning["tactics"] == 1934
+    # Line 3408: "Engine generation completed in 5.7269 seconds."; line 3433: "Engine built in 9.55249 sec."
+    assert total(timeline, "build", 0)["seconds"] == pytest.approx(5.7269)
+    assert total(timeline, "Engine built")["seconds"] == pytest.approx(9.55249)
+
+
+@needs_corpus
+def test_trtexec_8_6_initialisation_from_timestamps() -> None:
+    timeline = timeline_of("hackathon_trt8.6.0_trtexec_build_rtx3090.log")
+    # Line 2 is stamped 07:13:13; "[MemUsageChange] Init builder kernel library" (line 143) and
+    # "Start parsing network model." (line 145) are stamped 07:13:17.
+    start = phase(timeline, "initialisation")
+    assert start["source"] == "timestamps (1 s, interpolated)"
+    assert (start["first_line"], start["start_s"]) == (2, 0.0)
+    assert 4.0 <= start["seconds"] < 5.0
+    assert phase(timeline, "model parsing")["start_s"] == start["end_s"]
+
+
+@needs_corpus
+def test_trtexec_8_6_layer_that_took_longest_to_tune() -> None:
+    log = BuildLog.from_parsed(corpus_log("hackathon_trt8.6.0_trtexec_build_rtx3090.log"))
+    top = tuning_view(log, 2)
+    # The "MatMul-9 + ReLU-11 (<runner>) profiling completed in" lines add up to 1.58683153 s.
+    assert top.iloc[0]["layer"] == "MatMul-9 + ReLU-11"
+    assert top.iloc[0]["seconds"] == pytest.approx(1.58683153)
+    assert top.iloc[0]["source"] == "reported"
+    assert top.iloc[1]["layer"] == "MatMul-12"
+
+
+@needs_corpus
+def test_trtexec_10_16_one_timeline_per_backend_strategy() -> None:
+    name = "hackathon_trt10.16.1_trtexec_build_h100.log"
+    timeline = timeline_of(name)
+    # "Engine generation completed in" 15.4838 (line 3024), 7.75278 (4452), 0.43392 (4679);
+    # "Formats and tactics selection completed in" 14.8108 (2984), 7.70415 (4424), 0.395312 (4648).
+    builds = {0: (15.4838, 14.8108), 1: (7.75278, 7.70415), 2: (0.43392, 0.395312)}
+    for build, (generation, tuning) in builds.items():
+        assert total(timeline, "build", build)["seconds"] == pytest.approx(generation)
+        tuned = timeline[(timeline["phase"] == "autotuning") & (timeline["build"] == build)]
+        assert tuned["seconds"].max() == pytest.approx(tuning)
+    share = tuning_share_view(BuildLog.from_parsed(corpus_log(name)))
+    assert share.iloc[0]["autotuning_percent"] == pytest.approx(100 * 14.8108 / 15.4838)
+    # Line 4698: "Engine built in 24.4854 sec."
+    assert total(timeline, "Engine built")["seconds"] == pytest.approx(24.4854)
+    # {ForeignNode[node_linear]} profiled in 5.73603 s (Float) and 1.24104 s (Half).
+    layers = timeline[timeline["level"] == "layer"].sort_values("seconds", ascending=False)
+    assert layers.iloc[0]["layer"] == "{ForeignNode[node_linear]}"
+    assert layers.iloc[0]["seconds"] == pytest.approx(6.97707)
+
+
+@needs_corpus
+def test_trtexec_8_5_library_set_up_inside_the_build() -> None:
+    timeline = timeline_of("lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log")
+    # Line 2 at 19:31:00; "Init builder kernel library" (line 122) at 19:31:28.
+    first = phase(timeline, "initialisation")
+    assert 28.0 <= first["seconds"] < 29.0
+    # After graph optimisation (line 2824, 19:31:30) cuBLAS and cuDNN load until the "Init cuDNN"
+    # line 2836 at 19:31:48: 18 s that belong to no optimisation phase.
+    again = phase(timeline, "initialisation", 0)
+    assert again["first_line"] == 2825
+    assert 17.0 <= again["seconds"] <= 19.0
+    # Line 6404: "Formats and tactics selection completed in 6.146 seconds."
+    assert phase(timeline, "autotuning", 0)["seconds"] == pytest.approx(6.146)
+    assert total(timeline, "Engine built")["seconds"] == pytest.approx(53.4699)
+
+
+@needs_corpus
+def test_python_api_without_timestamps() -> None:
+    timeline = timeline_of("hackathon_trt8.6_pyapi_nodate_timingcache.log")
+    assert timeline["start_s"].isna().all()
+    # Graph construction and optimization 0.0050736 s, Formats and tactics selection 1.28264 s,
+    # Engine generation 1.65493 s: the rest of the build took 1.65493 - 1.28264 - 0.0050736.
+    derived = timeline[timeline["source"] == "derived"]
+    assert len(derived) == 1
+    assert derived.iloc[0]["seconds"] == pytest.approx(1.65493 - 1.28264 - 0.0050736)
+    assert "memory planning" in derived.iloc[0]["phase"]
+    order = list(timeline[timeline["level"] == "phase"]["phase"])
+    assert order.index("graph optimisation") < order.index("autotuning")
+
+
+@needs_corpus
+def test_seven_runs_of_an_info_level_log() -> None:
+    timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")
+    # Seven "&&&& RUNNING TensorRT.trtexec" runs, each building an engine at INFO level.
+    assert sorted(set(timeline["run"])) == list(range(7))
+    build = total(timeline[timeline["run"] == 0], "build", 0)
+    # "Layers running on GPU" (line 53) at 22:46:08; "Starting inference threads" (59) 22:49:49.
+    assert (build["first_line"], build["source"]) == (53, "timestamps (1 s, interpolated)")
+    assert 220.0 <= build["seconds"] <= 222.0
+
+
+@needs_corpus
+def test_unset_clock_gives_no_negative_or_absurd_figures() -> None:
+    # This Orin board's clock says 2022-01-01.
+    timeline = timeline_of("lix_trt8.5.10_trtexec_orin_mnist_best_dumpProfile.log")
+    assert (timeline["seconds"].dropna() >= 0).all()
+    assert (timeline["seconds"].dropna() < 60).all()
+    phases = timeline[timeline["level"] == "phase"]
+    assert (phases["start_s"].diff().dropna() >= 0).all()
+
+
+def test_clock_ignores_jumps_backwards_and_beyond_a_day() -> None:
+    clock = Clock()
+    base = datetime(2022, 1, 1, 10, 0, 0)
+    stamps = [base, base + timedelta(seconds=5), base - timedelta(hours=1),
+              base - timedelta(hours=1) + timedelta(seconds=2), base + timedelta(days=3)]  # fmt: skip
+    assert [clock.offset(stamp) for stamp in stamps] == [0.0, 5.0, 5.0, 7.0, 7.0]
+    assert clock.jumps == 2
+    assert clock.timestamped
+
+
+def test_clock_counts_only_own_stamps() -> None:
+    clock = Clock()
+    stamp = datetime(2026, 7, 7, 6, 12, 50)
+    clock.offset(stamp)
+    for _ in range(5):
+        clock.offset(stamp, own=False)
+    # One stamped line among six cannot measure anything.
+    assert not clock.timestamped
+
+
+def test_lines_of_one_second_are_spread_across_it() -> None:
+    text = "".join(
+        f"[01/01/2024-00:00:{second:02d}] [V] [TRT] Original: 3 layers\n"
+        for second in (1, 1, 1, 1, 2)
+    )
+    events = parse_text(text).events
+    assert within_second(events) == [0.0, 0.25, 0.5, 0.75, 0.0]
+
+
+def test_timestamped_log_written_here() -> None:
+    text = (
+        "[01/01/2024-00:00:00] [I] Start parsing network model.\n"
+        "[01/01/2024-00:00:01] [I] Finished parsing network model. Parse time: 0.25\n"
+        "[01/01/2024-00:00:01] [V] [TRT] Original: 3 layers\n"
+        "[01/01/2024-00:00:03] [V] [TRT] =============== Computing costs for conv\n"
+        "[01/01/2024-00:00:03] [V] [TRT] *************** Autotuning format combination: Float(1,1) -> Float(1,1) ***************\n"
+        "[01/01/2024-00:00:03] [V] [TRT] --------------- Timing Runner: conv (CaskConvolution)\n"
+        "[01/01/2024-00:00:04] [V] [TRT] Tactic: 0x0000000000000001 Time: 0.5\n"
+        "[01/01/2024-00:00:07] [V] [TRT] Fastest Tactic: 0x0000000000000001 Time: 0.5\n"
+        "[01/01/2024-00:00:07] [V] [TRT] Formats and tactics selection completed in 4.5 seconds.\n"
+        "[01/01/2024-00:00:07] [V] [TRT] Engine generation completed in 6 seconds.\n"
+    )
+    timeline = BuildLog.from_parsed(parse_text(text)).timeline
+    phases = timeline[timeline["level"] == "phase"]
+    assert list(phases["phase"]) == ["model parsing", "graph optimisation", "autotuning"]
+    # Graph optimisation: from the second of two lines stamped 00:00:01 (1.5 s) to 00:00:03.
+    assert list(phases["seconds"]) == [0.25, pytest.approx(1.5), 4.5]
+    conv = timeline[timeline["level"] == "layer"].iloc[0]
+    assert (conv["layer"], conv["tactics"]) == ("conv", 1)
+    assert total(timeline, "build", 0)["seconds"] == 6
