@@ -19,6 +19,7 @@ import pandas as pd
 
 from trtlog.analysis.reformats import tensor_format
 from trtlog.events import EngineLayer, Event, ProfileRow, Tensor
+from trtlog.events.formats import precision_name
 
 COLUMNS = [
     "name",
@@ -36,23 +37,6 @@ COLUMNS = [
     "percent",
     "line",
 ]
-PRECISIONS = {
-    "Float": "fp32",
-    "Half": "fp16",
-    "BFloat16": "bf16",
-    "Int8": "int8",
-    "FP8": "fp8",
-    "Int32": "int32",
-    "Int64": "int64",
-    "Bool": "bool",
-    "UInt8": "uint8",
-    "Int4": "int4",
-    "FP4": "fp4",
-}
-
-
-def precision_name(dtype: str | None) -> str | None:
-    return None if dtype is None else PRECISIONS.get(dtype, dtype.lower())
 
 
 def layers_table(events: Sequence[Event], choices: pd.DataFrame) -> pd.DataFrame:

@@ -80,6 +80,7 @@ from trtlog.events.onnx import (
 from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import (
     InferenceProgress,
+    IterationTiming,
     LegacyPerfHeader,
     LegacyPerfStatistic,
     OutputDump,
@@ -169,6 +170,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     ProfileHeader,
     ProfileColumns,
     ProfileRow,
+    IterationTiming,
     OutputDump,
     PluginRegistration,
     ProgressUpdate,

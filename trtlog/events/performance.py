@@ -127,6 +127,29 @@ class ProfileRow(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class IterationTiming(Event):
+    """One inference iteration from ``trtexec --exportTimes`` (milliseconds from the start of
+    the timing run). 8.x-10.x name the copies ``h2d``/``d2h``; 7.1 named them ``in``/``out``
+    and added ``end_to_end_ms`` (enqueue start to output end)."""
+
+    family: ClassVar[str] = "performance"
+    iteration: int
+    start_enqueue_ms: float | None = None
+    end_enqueue_ms: float | None = None
+    start_h2d_ms: float | None = None
+    end_h2d_ms: float | None = None
+    start_compute_ms: float | None = None
+    end_compute_ms: float | None = None
+    start_d2h_ms: float | None = None
+    end_d2h_ms: float | None = None
+    h2d_ms: float | None = None
+    compute_ms: float | None = None
+    d2h_ms: float | None = None
+    latency_ms: float | None = None
+    end_to_end_ms: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OutputDump(Event):
     """``--dumpOutput``: the ``Output Tensors:`` title, ``output0: (1x1000)``, or a row of values
     (``value_count`` of them)."""

@@ -11,21 +11,6 @@ from trtlog.events.base import Tensor
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
-_DTYPE_IN_FORMAT = re.compile(
-    r"\b(FP32|FP16|BF16|FP8|FP4|Int8|INT8|Int32|INT32|Int64|INT64|Int4|INT4|UInt8|Bool|BOOL)\b"
-)
-_DTYPE_NAMES = {
-    "FP32": "Float",
-    "FP16": "Half",
-    "BF16": "BFloat16",
-    "FP8": "FP8",
-    "FP4": "FP4",
-    "INT8": "Int8",
-    "INT32": "Int32",
-    "INT64": "Int64",
-    "INT4": "Int4",
-    "BOOL": "Bool",
-}
 
 
 class RecordTransformer(Transformer):
@@ -86,12 +71,3 @@ def parse_dims(token: Token | str | None) -> tuple[tuple[int, ...], tuple[tuple[
 def tensor(name: str, dtype: str | None, dims_text: str | None, fmt: str | None = None) -> Tensor:
     dims, vectorized = parse_dims(dims_text)
     return Tensor(name=name, dtype=dtype, dims=dims, vectorized=vectorized, format=fmt)
-
-
-def dtype_of_format(fmt: str) -> str | None:
-    """The data type named in an inspector format string ("Row major linear FP32" -> "Float")."""
-    match = _DTYPE_IN_FORMAT.search(fmt)
-    if not match:
-        return None
-    word = match.group(1)
-    return _DTYPE_NAMES.get(word.upper(), word)

@@ -15,7 +15,8 @@ from trtlog.events.engine import (
     LayerPlacement,
     LayersRunningOn,
 )
-from trtlog.parse.transform.context import RecordTransformer, dtype_of_format, tensor, text
+from trtlog.events.formats import dtype_of_format
+from trtlog.parse.transform.context import RecordTransformer, tensor, text
 
 _TENSOR_ATTRIBUTES = {"Inputs", "Outputs"}
 
