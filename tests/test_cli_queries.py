@@ -216,7 +216,7 @@ def test_store_lives_where_trtlog_store_says(private_store: Path) -> None:
     folders = [path for path in private_store.iterdir() if path.is_dir()]
     assert len(folders) == 1
     assert (folders[0] / "stages.parquet").is_file()
-    assert json.loads((private_store / "current.json").read_text())["path"] == str(SAMPLE)
+    assert json.loads((private_store / "current.json").read_text())["sources"]["log"] == str(SAMPLE)
 
 
 def test_no_store_option_keeps_nothing(private_store: Path) -> None:

@@ -2,8 +2,8 @@
 
 ``trtlog.load(path)`` gives a ``BuildLog`` whose attributes are pandas tables (``stages``,
 ``tactics``, ``choices``, ``fusions``, ``provenance``, ``reformats``, ``memory``,
-``memory_totals``, ``layers``, ``perf``, ``profile``, ``warnings``); ``trtlog.parse`` gives the
-typed events themselves.
+``memory_totals``, ``layers``, ``perf``, ``profile``, ``warnings``, ``timeline``, ...);
+``trtlog.parse`` gives the typed events themselves.
 """
 
 from __future__ import annotations
@@ -17,9 +17,18 @@ if TYPE_CHECKING:
     from trtlog.analysis import BuildLog
 
 
-def load(source: str | os.PathLike[str] | None = None, *, store: bool = False) -> BuildLog:
-    """The tables of a TensorRT log (see ``trtlog.store.load``)."""
+def load(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    layers: str | os.PathLike[str] | None = None,
+    profile: str | os.PathLike[str] | None = None,
+    times: str | os.PathLike[str] | None = None,
+    store: bool = False,
+) -> BuildLog:
+    """The tables of a TensorRT log, a trtexec JSON export or a ``trtlog build`` run folder,
+    with the ``--exportLayerInfo``, ``--exportProfile`` and ``--exportTimes`` files beside it
+    (see ``trtlog.store.load``)."""
     # Imported here so that `import trtlog` (and `trtlog --help`) does not pull in pandas.
     from trtlog.store import load as load_from_store
 
-    return load_from_store(source, store=store)
+    return load_from_store(source, layers=layers, profile=profile, times=times, store=store)

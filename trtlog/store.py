@@ -15,7 +15,7 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +25,11 @@ from trtlog import __version__
 from trtlog.analysis import TABLES, BuildLog
 from trtlog.parse import LogSourceError, ParsedLog, parse_file
 from trtlog.parse.summary import Summary
+from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 2
+STORE_FORMAT = 3
 
 
 class NoCurrentLog(Exception):
@@ -72,84 +73,89 @@ class Store:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or store_dir()
 
-    def load(self, source: str | None = None, make_current: bool = True) -> BuildLog:
-        """The tables of ``source`` (a path, ``-`` or, when None, the current log)."""
-        if source is None:
-            source = self.current()
-        if source == "-":
-            return self._load_stdin(make_current)
-        path = Path(source)
-        if not path.is_file():
-            parse_file(path)  # raises the one-line LogSourceError for missing files and folders
-        key = self._fresh_key(path)
+    def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
+        """The tables of ``sources`` (when None, of the current log), parsed if need be."""
+        if sources is None:
+            sources = self.current()
+        if sources.log == "-":
+            return self._load_stdin(sources, make_current)
+        _check_readable(sources)
+        key = self._fresh_key(sources)
         if key is None or not self._complete(key):
-            key = content_key(path)
+            key = _content_key(sources)
             if not self._complete(key):
-                self._save(key, BuildLog.from_parsed(parse_file(path)), str(path.resolve()))
-            self._remember(path, key)
+                self._save(key, BuildLog.from_parsed(parse_sources(sources)), sources)
+            self._remember(sources, key)
         if make_current:
-            _write_json(self.root / "current.json", {"path": str(path.resolve()), "key": key})
-        return self._open(key, str(path))
+            self._make_current(sources, key)
+        return self._open(key, sources.label)
 
-    def add(self, source: str, parsed: ParsedLog) -> BuildLog:
-        """Keep the tables of ``parsed`` (the log at ``source``) and make it the current log."""
+    def add(self, sources: Sources, parsed: ParsedLog) -> BuildLog:
+        """Keep the tables of ``parsed`` (read from ``sources``); it becomes the current log."""
         log = BuildLog.from_parsed(parsed)
-        if source == "-":
+        if sources.log == "-":
             key = hashlib.sha256(_events_fingerprint(parsed).encode()).hexdigest()[:32]
-            self._save(key, log, "-")
+            self._save(key, log, sources)
         else:
-            path = Path(source)
-            key = content_key(path)
+            key = _content_key(sources)
             if not self._complete(key):
-                self._save(key, log, str(path.resolve()))
-            self._remember(path, key)
-        current = str(Path(source).resolve()) if source != "-" else "-"
-        _write_json(self.root / "current.json", {"path": current, "key": key})
+                self._save(key, log, sources)
+            self._remember(sources, key)
+        self._make_current(sources, key)
         return log
 
-    def current(self) -> str:
+    def current(self) -> Sources:
         current = _read_json(self.root / "current.json")
-        if "path" not in current:
+        recorded = current.get("sources")
+        if not isinstance(recorded, dict):
             raise NoCurrentLog("no log given: pass --log PATH, or run `trtlog parse LOG` first")
-        return str(current["path"])
+        return Sources(**{key: recorded.get(key) for key in ("log", *EXPORT_KINDS)})
 
-    def _load_stdin(self, make_current: bool) -> BuildLog:
+    def _make_current(self, sources: Sources, key: str) -> None:
+        _write_json(self.root / "current.json", {"sources": _absolute(sources), "key": key})
+
+    def _load_stdin(self, sources: Sources, make_current: bool) -> BuildLog:
         self.root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=self.root, suffix=".log", delete=False) as copy:
             shutil.copyfileobj(sys.stdin.buffer, copy)
         path = Path(copy.name)
         try:
-            key = content_key(path)
+            read = replace(sources, log=str(path))
+            key = _content_key(read)
             if not self._complete(key):
-                self._save(key, BuildLog.from_parsed(parse_file(path)), "-")
+                self._save(key, BuildLog.from_parsed(parse_sources(read)), sources)
         finally:
             path.unlink()
         if make_current:
-            _write_json(self.root / "current.json", {"path": "-", "key": key})
+            self._make_current(sources, key)
         return self._open(key, "-")
 
-    def _fresh_key(self, path: Path) -> str | None:
-        known = _read_json(self.root / "index.json").get(str(path.resolve()))
-        if isinstance(known, dict) and known.get("stat") == _stat(path):
+    def _fresh_key(self, sources: Sources) -> str | None:
+        known = _read_json(self.root / "index.json").get(_index_key(sources))
+        if isinstance(known, dict) and known.get("stat") == _stats(sources):
             return str(known["key"])
         return None
 
-    def _remember(self, path: Path, key: str) -> None:
+    def _remember(self, sources: Sources, key: str) -> None:
         index = _read_json(self.root / "index.json")
-        index[str(path.resolve())] = {"key": key, "stat": _stat(path)}
+        index[_index_key(sources)] = {"key": key, "stat": _stats(sources)}
         _write_json(self.root / "index.json", index)
 
     def _complete(self, key: str) -> bool:
         meta = _read_json(self.root / key / "meta.json")
         return meta.get("store_format") == STORE_FORMAT
 
-    def _save(self, key: str, log: BuildLog, source: str) -> None:
+    def _save(self, key: str, log: BuildLog, sources: Sources) -> None:
         folder = self.root / key
         folder.mkdir(parents=True, exist_ok=True)
         for name, table in log.tables().items():
             _to_parquet(table, folder / f"{name}.parquet")
         (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
-        meta = {"source": source, "store_format": STORE_FORMAT, "trtlog": __version__}
+        meta = {
+            "sources": _absolute(sources),
+            "store_format": STORE_FORMAT,
+            "trtlog": __version__,
+        }
         _write_json(folder / "meta.json", meta)
 
     def _open(self, key: str, source: str) -> BuildLog:
@@ -159,7 +165,44 @@ class Store:
         def read(name: str) -> pd.DataFrame:
             return pd.read_parquet(folder / f"{name}.parquet")
 
-        return BuildLog(source if source != "-" else "-", summary, stored=read)
+        return BuildLog(source, summary, stored=read)
+
+
+def _files(sources: Sources) -> list[tuple[str, Path]]:
+    files = [] if sources.log is None else [("log", Path(sources.log))]
+    return files + [(kind, Path(path)) for kind, path in sources.exports().items()]
+
+
+def _check_readable(sources: Sources) -> None:
+    for role, path in _files(sources):
+        if not path.is_file():
+            if role == "log":
+                parse_file(path)  # raises the one-line LogSourceError for missing files
+            raise LogSourceError(f"{path}: no such {role} export file")
+
+
+def _absolute(sources: Sources) -> dict[str, str | None]:
+    return {
+        key: value if value in (None, "-") else str(Path(value).resolve())
+        for key, value in sources.as_dict().items()
+    }
+
+
+def _index_key(sources: Sources) -> str:
+    return json.dumps(_absolute(sources), sort_keys=True)
+
+
+def _stats(sources: Sources) -> dict[str, dict[str, int]]:
+    return {role: _stat(path) for role, path in _files(sources)}
+
+
+def _content_key(sources: Sources) -> str:
+    """The log's content hash; with exports, a hash of every file's."""
+    files = _files(sources)
+    if [role for role, _ in files] == ["log"]:
+        return content_key(files[0][1])
+    combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
+    return hashlib.sha256(combined.encode()).hexdigest()[:32]
 
 
 def _events_fingerprint(parsed: ParsedLog) -> str:
@@ -176,13 +219,23 @@ def _to_parquet(table: pd.DataFrame, path: Path) -> None:
     frame.to_parquet(path, index=False)
 
 
-def load(source: str | os.PathLike[str] | None = None, *, store: bool = False) -> BuildLog:
-    """The tables of a log: parsed now, or, with ``store=True``, kept in the parsed-log store
-    and read from it next time. Without ``source``, the store's current log."""
-    if source is not None and not store:
-        return BuildLog.from_parsed(parse_file(source))
+def load(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    layers: str | os.PathLike[str] | None = None,
+    profile: str | os.PathLike[str] | None = None,
+    times: str | os.PathLike[str] | None = None,
+    store: bool = False,
+) -> BuildLog:
+    """The tables of a log (or a JSON export, or a run folder) and the exports beside it:
+    parsed now, or, with ``store=True``, kept in the parsed-log store and read from it next
+    time. Without any source, the store's current log."""
+    given = (source, layers, profile, times)
+    sources = resolve(source, layers, profile, times) if any(given) else None
+    if sources is not None and not store:
+        return BuildLog.from_parsed(parse_sources(sources))
     try:
-        return Store().load(None if source is None else str(source), make_current=False)
+        return Store().load(sources, make_current=False)
     except NoCurrentLog as error:
         raise LogSourceError(str(error)) from None
 

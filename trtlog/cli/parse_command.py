@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from trtlog.cli.common import LogArgument, OutOption, app, fail
+
+LayersOption = Annotated[
+    Path | None, typer.Option("--layers", help="--exportLayerInfo (engine inspector) JSON.")
+]
+ProfileOption = Annotated[
+    Path | None, typer.Option("--profile", help="--exportProfile JSON: per-layer times.")
+]
+TimesOption = Annotated[
+    Path | None, typer.Option("--times", help="--exportTimes JSON: per-iteration times.")
+]
 
 
 class ParseFormat(str, Enum):
@@ -26,17 +37,23 @@ def parse(
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Keep the tables in .trtlog/ for queries.")
     ] = True,
+    layers: LayersOption = None,
+    profile: ProfileOption = None,
+    times: TimesOption = None,
 ) -> None:
     """Parse a TensorRT log into typed events and summarise it; it becomes the current log for
-    the query commands (stages, tactics, fusions, ...).
+    the query commands (stages, tactics, fusions, ...). LOG may also be a trtexec JSON export
+    or a `trtlog build` run folder.
 
-    Example: trtlog parse build.log --format jsonl --out events.jsonl
+    Example: trtlog parse build.log --layers layers.json --profile profile.json
     """
     from trtlog.cli.parse_output import write_parse_output
     from trtlog.parse import LogSourceError
+    from trtlog.sources import resolve
 
     try:
-        write_parse_output(log, output_format.value, out, store)
+        sources = resolve(log, layers, profile, times)
+        write_parse_output(sources, output_format.value, out, store)
     except LogSourceError as error:
         raise fail(str(error)) from None
     except OSError as error:

@@ -6,14 +6,17 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from trtlog.parse import LineCounter, ParsedLog, iter_events, parse_file
+from trtlog.events import Event
+from trtlog.parse import LineCounter, ParsedLog, iter_events
 from trtlog.parse.reader import LogSourceError, open_log
 from trtlog.parse.records import RecordParser
 from trtlog.parse.serialize import event_to_dict
 from trtlog.parse.summary import summarize
+from trtlog.sources import Sources, parse_sources
 
 
 @contextmanager
@@ -25,16 +28,16 @@ def _output(out: Path | None) -> Iterator[TextIO]:
         yield stream
 
 
-def write_parse_output(source: str, output_format: str, out: Path | None, store: bool) -> None:
+def write_parse_output(sources: Sources, output_format: str, out: Path | None, store: bool) -> None:
     if output_format == "jsonl":
-        log = _write_jsonl(source, out)
+        log = _write_jsonl(sources, out)
     else:
-        log = parse_file(source)
+        log = parse_sources(sources)
         _write_document(log, output_format, out)
     if store:
         from trtlog.store import Store
 
-        Store().add(source, log)
+        Store().add(sources, log)
 
 
 def _write_document(log: ParsedLog, output_format: str, out: Path | None) -> None:
@@ -54,19 +57,29 @@ def _write_document(log: ParsedLog, output_format: str, out: Path | None) -> Non
             render_summary(summary, stream)
 
 
-def _write_jsonl(source: str, out: Path | None) -> ParsedLog:
-    # Writes each event as soon as it is parsed.
+def _write_jsonl(sources: Sources, out: Path | None) -> ParsedLog:
+    # Writes each event of the log as soon as it is parsed, then the exports' events.
     parser = RecordParser()
-    parsed = ParsedLog(source=source)
-    with open_log(source) as log, _output(out) as stream:
-        counter = LineCounter(log)
-        try:
-            for event in iter_events(counter, parser):
-                parsed.events.append(event)
-                stream.write(json.dumps(event_to_dict(event)))
-                stream.write("\n")
-        except (OSError, EOFError) as error:
-            raise LogSourceError(f"{source}: read failed ({error})") from error
-    parsed.counts = parser.counts
-    parsed.physical_lines = counter.count
+    parsed = ParsedLog(source=sources.label)
+    exports = parse_sources(replace(sources, log=None)).events
+    with _output(out) as stream:
+        if sources.log is not None:
+            with open_log(sources.log) as log:
+                counter = LineCounter(log)
+                try:
+                    for event in iter_events(counter, parser):
+                        parsed.events.append(event)
+                        _write_event(stream, event)
+                except (OSError, EOFError) as error:
+                    raise LogSourceError(f"{sources.log}: read failed ({error})") from error
+            parsed.counts = parser.counts
+            parsed.physical_lines = counter.count
+        for event in exports:
+            parsed.events.append(event)
+            _write_event(stream, event)
     return parsed
+
+
+def _write_event(stream: TextIO, event: Event) -> None:
+    stream.write(json.dumps(event_to_dict(event)))
+    stream.write("\n")

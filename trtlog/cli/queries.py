@@ -30,7 +30,12 @@ class ChoiceOrder(str, Enum):
 
 
 LogOption = Annotated[
-    str | None, typer.Option("--log", "-l", help="The log to query (default: the last one parsed).")
+    str | None,
+    typer.Option(
+        "--log",
+        "-l",
+        help="The log, JSON export or run folder to query (default: the last one parsed).",
+    ),
 ]
 FormatOption = Annotated[
     OutputFormat, typer.Option("--format", "-f", help="table (default), json, csv or markdown.")
@@ -44,10 +49,11 @@ LayerOption = Annotated[
 def load_build_log(log: str | None) -> BuildLog:
     """The log's tables from the store (parsed now if needed); errors become one line."""
     from trtlog.parse import LogSourceError
+    from trtlog.sources import resolve
     from trtlog.store import NoCurrentLog, Store
 
     try:
-        return Store().load(log, make_current=log is not None)
+        return Store().load(None if log is None else resolve(log), make_current=log is not None)
     except (LogSourceError, NoCurrentLog) as error:
         raise fail(str(error)) from None
 

@@ -23,11 +23,12 @@ from trtlog.events import Event
 from trtlog.exports.layer_info import layer_info_events
 from trtlog.exports.profile import profile_events
 from trtlog.exports.times import times_events
+from trtlog.parse.reader import LogSourceError
 
 KINDS = ("layers", "profile", "times")
 
 
-class ExportError(Exception):
+class ExportError(LogSourceError):
     """A file that is not a trtexec export: the message names the file and the position."""
 
 

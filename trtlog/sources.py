@@ -1,0 +1,106 @@
+"""What one analysis reads: a log, and beside it the engine's JSON exports.
+
+``resolve`` accepts what users point trtlog at: a log; a trtexec JSON export on its own (its
+kind is recognised); or a ``trtlog build`` run folder, whose ``build.log``, ``layers.json``,
+``profile.json`` and ``times.json`` are picked up by themselves. Export files given explicitly
+take precedence.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from trtlog.exports import ExportError, export_events, kind_of, read_documents
+from trtlog.parse import LogSourceError, ParsedLog, parse_file
+
+# The files a run folder holds (see ``trtlog build``).
+RUN_FOLDER_LOG = "build.log"
+RUN_FOLDER_EXPORTS = {"layers": "layers.json", "profile": "profile.json", "times": "times.json"}
+EXPORT_KINDS = tuple(RUN_FOLDER_EXPORTS)
+
+
+@dataclass(frozen=True)
+class Sources:
+    """A log (a path, ``-`` for standard input, or None) and the export files beside it."""
+
+    log: str | None = None
+    layers: str | None = None
+    profile: str | None = None
+    times: str | None = None
+
+    def exports(self) -> dict[str, str]:
+        return {kind: path for kind in EXPORT_KINDS if (path := getattr(self, kind)) is not None}
+
+    @property
+    def label(self) -> str:
+        """How tables and reports name the source: the log, else the first export."""
+        return self.log or next(iter(self.exports().values()), "-")
+
+    def as_dict(self) -> dict[str, str | None]:
+        return asdict(self)
+
+
+def resolve(
+    log: str | os.PathLike[str] | None,
+    layers: str | os.PathLike[str] | None = None,
+    profile: str | os.PathLike[str] | None = None,
+    times: str | os.PathLike[str] | None = None,
+) -> Sources:
+    given = Sources(
+        log=None if log is None else str(log),
+        layers=None if layers is None else str(layers),
+        profile=None if profile is None else str(profile),
+        times=None if times is None else str(times),
+    )
+    if given.log is None or given.log == "-":
+        return given
+    path = Path(given.log)
+    if path.is_dir():
+        return _run_folder(path, given)
+    if path.suffix.lower() == ".json" and path.is_file():
+        # A JSON export given as the log: put it where its kind belongs.
+        kind = _kind_of_file(path)
+        if getattr(given, kind) is None:
+            return replace(given, log=None, **{kind: given.log})
+        raise LogSourceError(f"{path}: a {kind} export, and --{kind} names another")
+    return given
+
+
+def _run_folder(folder: Path, given: Sources) -> Sources:
+    log = folder / RUN_FOLDER_LOG
+    if not log.is_file():
+        raise LogSourceError(
+            f"{folder}: is a directory without {RUN_FOLDER_LOG} (not a run folder)"
+        )
+    found = {
+        kind: str(folder / name)
+        for kind, name in RUN_FOLDER_EXPORTS.items()
+        if getattr(given, kind) is None and (folder / name).is_file()
+    }
+    return replace(given, log=str(log), **found)
+
+
+def _kind_of_file(path: Path) -> str:
+    documents = read_documents(path)
+    kinds = {kind_of(document) for document in documents}
+    if len(kinds) == 1 and None not in kinds:
+        (kind,) = kinds
+        assert kind is not None
+        return kind
+    raise ExportError(
+        f"{path}: a JSON file that is not a trtexec layer info, profile or times export"
+    )
+
+
+def parse_sources(sources: Sources) -> ParsedLog:
+    """The log's events followed by the events of each export file."""
+    parsed = parse_file(sources.log) if sources.log is not None else ParsedLog(source=sources.label)
+    for kind, path in sources.exports().items():
+        _, events = export_events(path, expected=kind)
+        parsed.events.extend(events)
+    return parsed
+
+
+__all__ = ["EXPORT_KINDS", "Sources", "parse_sources", "resolve"]
