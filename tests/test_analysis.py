@@ -425,6 +425,7 @@ COLUMN_CONSTANTS = {
     "profile": "PROFILE_COLUMNS",
     "warnings": "COLUMNS",
     "timeline": "COLUMNS",
+    "precision": "COLUMNS",
 }
 FIXED_COLUMNS = {
     table: getattr(sys.modules[f"trtlog.analysis.{TABLES[table]}"], constant)

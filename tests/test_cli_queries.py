@@ -250,7 +250,14 @@ def test_stored_tables_equal_fresh_ones(path: Path) -> None:
     trtlog.load(path, store=True)  # parses and stores
     stored = trtlog.load(path, store=True)  # reads the store
     for name, table in fresh.tables().items():
-        pd.testing.assert_frame_equal(stored.table(name), table, check_dtype=False, obj=name)
+        # Parquet brings a missing text value back as NaN where pandas built None: the same.
+        pd.testing.assert_frame_equal(
+            missing_as_none(stored.table(name)), missing_as_none(table), check_dtype=False, obj=name
+        )
+
+
+def missing_as_none(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.astype(object).where(frame.notna(), None)
 
 
 def test_load_without_a_current_log_is_an_error() -> None:

@@ -16,6 +16,7 @@ from trtlog.analysis.fusions import fusions_table, provenance_table
 from trtlog.analysis.layers import layers_table
 from trtlog.analysis.memory import memory_tables
 from trtlog.analysis.performance import perf_table, profile_table
+from trtlog.analysis.precision import precision_table, requested_precisions
 from trtlog.analysis.reformats import reformats_table
 from trtlog.analysis.stages import stages_table
 from trtlog.analysis.tactics import tactic_tables
@@ -40,6 +41,7 @@ TABLES: dict[str, str] = {
     "profile": "performance",
     "warnings": "warnings",
     "timeline": "timeline",
+    "precision": "precision",
 }
 
 
@@ -60,7 +62,7 @@ class BuildLog:
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
     ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
     ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
-    ``log.timeline``.
+    ``log.timeline``, ``log.precision``.
     """
 
     def __init__(
@@ -108,8 +110,13 @@ class BuildLog:
             self._tables["memory"], self._tables["memory_totals"] = memory_tables(events)
         elif name == "fusions":
             self._tables["fusions"] = fusions_table(events, self.table("provenance"))
+        elif name == "precision":
+            requested = requested_precisions(events, self.summary.precision)
+            self._tables["precision"] = precision_table(events, self.table("layers"), requested)
         elif name == "layers":
-            self._tables["layers"] = layers_table(events, self.table("choices"))
+            self._tables["layers"] = layers_table(
+                events, self.table("choices"), self.table("provenance")
+            )
         else:
             self._tables[name] = _SIMPLE[name](events)
 
@@ -126,6 +133,7 @@ class BuildLog:
     profile = _Table()
     warnings = _Table()
     timeline = _Table()
+    precision = _Table()
 
 
 _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {

@@ -1,25 +1,33 @@
-"""The built engine's layers, with precision, formats, kernel and profile time.
+"""The built engine's layers, with precision, formats, weights, kernel and profile time.
 
 ``layers`` columns: ``name``, ``layer_type``, ``tactic``, ``kernel`` (from a detailed record, else
 the chosen tactic's kernel from the tuning log), ``precision`` (the first input's data type as
 fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dtypes``,
-``output_dtypes``, ``input_formats``, ``output_formats`` (one entry per tensor, "; "-separated),
-``time_ms``, ``average_ms``, ``median_ms``, ``percent`` (from the per-layer profile), ``line``.
+``output_dtypes``, ``input_formats``, ``output_formats`` (TensorRT's wording, one entry per
+tensor, "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``,
+``Int8 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated),
+``weights_type``, ``weights_count``, ``sparse_weights``, ``activation``,
+``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``original_layers`` (the
+network layers it holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``,
+``median_ms``, ``percent`` (from the per-layer profile), ``line``.
 
-Layers come from Engine Layer Information and trtexec's layer listing, merged by name; when the
-log lists no layers, the per-layer profile's names are used.
+Layers come from Engine Layer Information, trtexec's layer listing and ``--exportLayerInfo``
+JSON, merged by name; a listing that names tensor formats wins over one that only gives data
+types. When nothing lists the layers, the per-layer profile's names are used. The profile is
+joined by name, never by position; a name the profile repeats has its times added up.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 
 import pandas as pd
 
 from trtlog.analysis.reformats import tensor_format
-from trtlog.events import EngineLayer, Event, ProfileRow, Tensor
-from trtlog.events.formats import precision_name
+from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
+from trtlog.events.formats import precision_name, short_format
 
 COLUMNS = [
     "name",
@@ -31,46 +39,65 @@ COLUMNS = [
     "output_dtypes",
     "input_formats",
     "output_formats",
+    "input_formats_short",
+    "output_formats_short",
+    "input_names",
+    "output_names",
+    "weights_type",
+    "weights_count",
+    "sparse_weights",
+    "activation",
+    "origin",
+    "original_layers",
     "time_ms",
     "average_ms",
     "median_ms",
     "percent",
     "line",
 ]
+# Fused layers prefix their parts' parameters: "ConvWeights", "ConvActivation" (ConvActPool).
+# Checked in order: "HasSparseWeights" also ends in "Weights".
+_ATTRIBUTE_COLUMNS = {
+    "HasSparseWeights": "sparse_weights",
+    "Weights": "weights",
+    "Activation": "activation",
+    "Origin": "origin",
+}
 
 
-def layers_table(events: Sequence[Event], choices: pd.DataFrame) -> pd.DataFrame:
+def layers_table(
+    events: Sequence[Event], choices: pd.DataFrame, provenance: pd.DataFrame
+) -> pd.DataFrame:
     merged: dict[str, dict[str, object]] = {}
     for event in events:
         if isinstance(event, EngineLayer):
             _merge(merged.setdefault(event.name, {"name": event.name, "line": event.line}), event)
-    profile = {
-        event.layer: event
-        for event in events
-        if isinstance(event, ProfileRow) and event.layer != "Total"
-    }
+    profile = _profile_by_name(events)
     if not merged:
-        merged = {name: {"name": name, "line": row.line} for name, row in profile.items()}
+        merged = {name: {"name": name, "line": row["line"]} for name, row in profile.items()}
     kernels = _chosen_kernels(choices)
+    holds = _original_layers(provenance)
     rows = []
     for name, row in merged.items():
-        timed = profile.get(name)
+        timed = profile.get(name, {})
         if not row.get("kernel") and row.get("tactic"):
             row["kernel"] = kernels.get((name, str(row["tactic"])))
         rows.append(
             {
                 **row,
-                "time_ms": timed.total_ms if timed else math.nan,
-                "average_ms": timed.average_ms if timed else math.nan,
-                "median_ms": timed.median_ms if timed and timed.median_ms is not None else math.nan,
-                "percent": timed.percent if timed else math.nan,
+                "original_layers": holds.get(name),
+                "time_ms": timed.get("total_ms", math.nan),
+                "average_ms": timed.get("average_ms", math.nan),
+                "median_ms": timed.get("median_ms", math.nan),
+                "percent": timed.get("percent", math.nan),
             }
         )
-    return pd.DataFrame(rows, columns=COLUMNS)
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    return frame.astype({"weights_count": "Int64", "sparse_weights": "boolean"})
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:
-    """Fill what this listing adds: the detailed record has kernels and formats, the
+    """Fill what this listing adds: a detailed record has kernels, formats and weights, the
     Engine Layer Information has data types and vectorised dimensions."""
     if layer.layer_type and not row.get("layer_type"):
         row["layer_type"] = layer.layer_type
@@ -79,13 +106,41 @@ def _merge(row: dict[str, object], layer: EngineLayer) -> None:
     if layer.kernel and not row.get("kernel"):
         row["kernel"] = layer.kernel
     for side, tensors in (("input", layer.inputs), ("output", layer.outputs)):
-        if tensors and not row.get(f"{side}_dtypes"):
-            row[f"{side}_dtypes"] = "; ".join(str(t.dtype) for t in tensors)
-            row[f"{side}_formats"] = "; ".join(tensor_format(t) for t in tensors)
+        described = any(tensor.format for tensor in tensors)
+        if tensors and (not row.get(f"{side}_dtypes") or (described and not row.get(side))):
+            row[f"{side}_dtypes"] = "; ".join(str(tensor.dtype) for tensor in tensors)
+            row[f"{side}_formats"] = "; ".join(tensor_format(tensor) for tensor in tensors)
+            row[f"{side}_formats_short"] = "; ".join(
+                short_format(tensor.dtype, tensor.format, len(tensor.dims or ()), tensor.vectorized)
+                or "?"
+                for tensor in tensors
+            )
+            row[f"{side}_names"] = "; ".join(tensor.name for tensor in tensors)
+            row[side] = described
     if not row.get("precision"):
         first = _first_tensor(layer)
         if first is not None:
             row["precision"] = precision_name(first.dtype)
+    for key, value in layer.attributes:
+        column = next((c for k, c in _ATTRIBUTE_COLUMNS.items() if key.endswith(k)), None)
+        if column is None or row.get(column if column != "weights" else "weights_type") is not None:
+            continue
+        if column == "weights":
+            weights = _json(value)
+            if isinstance(weights, dict):
+                row["weights_type"] = weights.get("Type")
+                row["weights_count"] = weights.get("Count")
+        elif column == "sparse_weights":
+            row[column] = value.strip() == "1"
+        else:
+            row[column] = value
+
+
+def _json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _first_tensor(layer: EngineLayer) -> Tensor | None:
@@ -94,6 +149,42 @@ def _first_tensor(layer: EngineLayer) -> Tensor | None:
             if tensor.dtype:
                 return tensor
     return None
+
+
+def _profile_by_name(events: Sequence[Event]) -> dict[str, dict[str, float]]:
+    """The log's last per-layer profile (or the exported one) by layer name; a name repeated
+    within it has its times added up."""
+    profiles: list[list[ProfileRow]] = [[]]
+    for event in events:
+        if isinstance(event, ProfileHeader) and profiles[-1]:
+            profiles.append([])
+        elif isinstance(event, ProfileRow) and event.layer != "Total":
+            profiles[-1].append(event)
+    by_name: dict[str, dict[str, float]] = {}
+    for row in next((rows for rows in reversed(profiles) if rows), []):
+        entry = by_name.get(row.layer)
+        if entry is None:
+            by_name[row.layer] = {
+                "total_ms": row.total_ms,
+                "average_ms": row.average_ms,
+                "median_ms": math.nan if row.median_ms is None else row.median_ms,
+                "percent": row.percent,
+                "line": row.line,
+            }
+        else:
+            entry["total_ms"] += row.total_ms
+            entry["average_ms"] += row.average_ms
+            entry["percent"] += row.percent
+            entry["median_ms"] = math.nan  # medians of parts do not add up
+    return by_name
+
+
+def _original_layers(provenance: pd.DataFrame) -> dict[str, str]:
+    known = provenance[provenance["original_layer"].notna()]
+    return {
+        str(layer): "; ".join(str(part) for part in parts)
+        for layer, parts in known.groupby("engine_layer", sort=False)["original_layer"]
+    }
 
 
 def _chosen_kernels(choices: pd.DataFrame) -> dict[tuple[str, str], str]:
