@@ -9,6 +9,7 @@ import inspect
 import sys
 from collections.abc import Callable
 from enum import Enum
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -75,7 +76,9 @@ def show(
     try:
         for key in view_keys:
             title, function = VIEWS[key]
-            view: Callable[..., pd.DataFrame] = getattr(queries, function)
+            module, _, attribute = function.rpartition(".")
+            home = import_module(f"trtlog.analysis.{module}") if module else queries
+            view: Callable[..., pd.DataFrame] = getattr(home, attribute)
             accepted = inspect.signature(view).parameters
             given = {key: value for key, value in arguments.items() if key in accepted}
             views.append((key, f"{title} — {name}", view(build_log, **given)))
@@ -93,7 +96,8 @@ def show(
     return build_log
 
 
-# view key -> (title, function in trtlog.analysis.queries); the key names the view in JSON output.
+# view key -> (title, function in trtlog.analysis.queries, or "module.function" of another
+# trtlog.analysis module); the key names the view in JSON output.
 VIEWS = {
     "stages": ("Layer count per stage", "stages_view"),
     "choices": ("Chosen tactic per layer and format combination", "choices_view"),
@@ -110,6 +114,11 @@ VIEWS = {
     "timeline": ("Build timeline (seconds)", "timeline_view"),
     "tuning_share": ("Share of each build spent autotuning", "tuning_share_view"),
     "tuning": ("Layers that took longest to tune", "tuning_view"),
+    "precision_layers": ("Precision per engine layer", "engine_views.precision_layers_view"),
+    "precision_counts": ("Layers and time per precision", "engine_views.precision_counts_view"),
+    "precision_types": ("Precision per layer type", "engine_views.precision_by_type_view"),
+    "wider": ("Layers wider than the build asked for", "engine_views.wider_view"),
+    "conversions": ("Reformat layers converting data types", "engine_views.conversions_view"),
 }
 
 
@@ -189,6 +198,22 @@ def layers(
 ) -> None:
     """The engine's layers with their precision, formats, kernel and profile time."""
     show(log, output_format, out, ("layers",), precision=precision)
+
+
+@app.command()
+def precision(
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """Which layers run in which precision: per layer, per precision and layer type, the layers
+    running wider than the build asked for (FP32 in an INT8 or FP16 build) with TensorRT's
+    reason where the log gives one, and the reformats that convert data types.
+
+    Example: trtlog precision --log build.log
+    """
+    keys = ("precision_layers", "precision_counts", "precision_types", "wider", "conversions")
+    show(log, output_format, out, keys)
 
 
 @app.command()

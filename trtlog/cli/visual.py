@@ -106,3 +106,37 @@ def report(
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     typer.echo(f"wrote {out}", err=True)
+
+
+@app.command()
+def graph(
+    out: Annotated[Path, typer.Option("--out", "-o", help="graph.dot, graph.svg or graph.png.")],
+    around: Annotated[
+        str | None,
+        typer.Option("--around", help="Only the layers near this one (name, substring or regex)."),
+    ] = None,
+    radius: Annotated[int, typer.Option("--radius", help="How many tensors away.")] = 3,
+    log: LogOption = None,
+) -> None:
+    """The engine's layers and the tensors between them, coloured by precision. SVG and PNG
+    need Graphviz's dot; the dot text needs nothing.
+
+    Example: trtlog graph -o engine.svg --around Conv_0 --radius 2
+    """
+    from trtlog.analysis.queries import NoMatch, match_layers
+    from trtlog.render.graph import GraphError, edges_of, engine_dot, neighbourhood, render_graph
+
+    build_log = load_build_log(log)
+    layers = build_log.layers
+    try:
+        keep = None
+        if around is not None:
+            centres = match_layers(list(layers["name"]), around, "engine layers")
+            keep = neighbourhood(layers, edges_of(layers), centres, radius)
+        dot = engine_dot(layers, keep, title=Path(build_log.source).name)
+        render_graph(dot, out)
+    except (NoMatch, GraphError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
+    typer.echo(f"wrote {out}", err=True)

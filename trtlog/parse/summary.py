@@ -116,6 +116,8 @@ def _form(text: str) -> str:
 
 
 def _log_style(log: ParsedLog) -> str:
+    if log.physical_lines == 0 and any(event.producer == "export" for event in log.events):
+        return "json-export"
     headers = log.of(RunHeader)
     if (headers and headers[0].program == "polygraphy") or any(
         module.module == "polygraphy" for module in log.of(LoadedModule)

@@ -14,6 +14,10 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
         f"{summary.lines} ({summary.recognized} recognised, {summary.unrecognized} unrecognised, "
         f"{summary.foreign} foreign, {summary.blank} blank; "
         f"{summary.recognized_percent:g}% of TensorRT's lines recognised)"
+        if summary.lines
+        else "none: read from trtexec's JSON exports"
+        if summary.log_style == "json-export"
+        else "none"
     )
     return [
         ("Log", summary.source),
