@@ -426,6 +426,7 @@ COLUMN_CONSTANTS = {
     "warnings": "COLUMNS",
     "timeline": "COLUMNS",
     "precision": "COLUMNS",
+    "times": "TIMES_COLUMNS",
 }
 FIXED_COLUMNS = {
     table: getattr(sys.modules[f"trtlog.analysis.{TABLES[table]}"], constant)

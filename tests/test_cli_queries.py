@@ -177,7 +177,7 @@ def test_empty_table_says_so() -> None:
     assert code == 0
     assert "none in this log" in output
     _, output = invoke("perf", "--log", str(python_log), "-f", "json")
-    assert json.loads(output) == {"perf": [], "profile": []}
+    assert json.loads(output) == {"perf": [], "profile": [], "times": []}
 
 
 # --- the store ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pandas as pd
 from trtlog.analysis.fusions import fusions_table, provenance_table
 from trtlog.analysis.layers import layers_table
 from trtlog.analysis.memory import memory_tables
-from trtlog.analysis.performance import perf_table, profile_table
+from trtlog.analysis.performance import perf_table, profile_table, times_table
 from trtlog.analysis.precision import precision_table, requested_precisions
 from trtlog.analysis.reformats import reformats_table
 from trtlog.analysis.stages import stages_table
@@ -39,6 +39,7 @@ TABLES: dict[str, str] = {
     "layers": "layers",
     "perf": "performance",
     "profile": "performance",
+    "times": "performance",
     "warnings": "warnings",
     "timeline": "timeline",
     "precision": "precision",
@@ -62,7 +63,7 @@ class BuildLog:
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
     ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
     ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
-    ``log.timeline``, ``log.precision``.
+    ``log.timeline``, ``log.precision``, ``log.times``.
     """
 
     def __init__(
@@ -131,6 +132,7 @@ class BuildLog:
     layers = _Table()
     perf = _Table()
     profile = _Table()
+    times = _Table()
     warnings = _Table()
     timeline = _Table()
     precision = _Table()
@@ -142,6 +144,7 @@ _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
     "reformats": reformats_table,
     "perf": perf_table,
     "profile": profile_table,
+    "times": times_table,
     "warnings": warnings_table,
     "timeline": timeline_table,
 }

@@ -8,8 +8,14 @@
 7.1's per-metric blocks map onto the same columns ("Host Latency" is ``latency``, its "end to end"
 figures ``end_to_end_host_latency``, "GPU Compute" ``gpu_compute_time``).
 
-``profile`` columns: ``run``, ``iterations``, ``layer``, ``total_ms``, ``average_ms``,
+``profile`` columns: ``run`` (a second profile within one run, from an export file, counts as
+a run of its own), ``iterations``, ``layer``, ``total_ms``, ``average_ms``,
 ``median_ms`` (missing before 8.4), ``percent``, ``line``; the "Total" row is left out.
+
+``times`` has one row per iteration of ``--exportTimes`` (milliseconds from the start of the
+timing run): ``iteration``, ``start_enqueue_ms``, ``end_enqueue_ms``, ``start_h2d_ms``,
+``end_h2d_ms``, ``start_compute_ms``, ``end_compute_ms``, ``start_d2h_ms``, ``end_d2h_ms``,
+``h2d_ms``, ``compute_ms``, ``d2h_ms``, ``latency_ms``, ``end_to_end_ms`` (7.1 only).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import pandas as pd
 
 from trtlog.events import (
     Event,
+    IterationTiming,
     LegacyPerfStatistic,
     PerfStatistic,
     PerfValue,
@@ -111,15 +118,21 @@ def _legacy(row: dict[str, object], event: LegacyPerfStatistic) -> None:
 
 
 def profile_table(events: Sequence[Event]) -> pd.DataFrame:
-    rows = []
+    rows: list[dict[str, object]] = []
     run = 0
     seen_header = False
+    profiled = False  # whether this run already has a profile
     iterations: int | None = None
     for event in events:
         if isinstance(event, RunHeader):
             run += 1 if seen_header else 0
             seen_header = True
+            profiled = False
         elif isinstance(event, ProfileHeader):
+            # A second profile in one run is a run of its own: trtexec 7.1 appends every run's
+            # --exportProfile to one file, and an exported profile follows the log's.
+            run += 1 if profiled else 0
+            profiled = True
             iterations = event.iterations
         elif isinstance(event, ProfileRow) and event.layer != "Total":
             rows.append(
@@ -137,3 +150,31 @@ def profile_table(events: Sequence[Event]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=PROFILE_COLUMNS).astype(
         {"iterations": "Int64", "median_ms": "float64"}
     )
+
+
+TIMES_COLUMNS = [
+    "iteration",
+    "start_enqueue_ms",
+    "end_enqueue_ms",
+    "start_h2d_ms",
+    "end_h2d_ms",
+    "start_compute_ms",
+    "end_compute_ms",
+    "start_d2h_ms",
+    "end_d2h_ms",
+    "h2d_ms",
+    "compute_ms",
+    "d2h_ms",
+    "latency_ms",
+    "end_to_end_ms",
+]
+
+
+def times_table(events: Sequence[Event]) -> pd.DataFrame:
+    rows = [
+        {column: getattr(event, column) for column in TIMES_COLUMNS}
+        for event in events
+        if isinstance(event, IterationTiming)
+    ]
+    frame = pd.DataFrame(rows, columns=TIMES_COLUMNS)
+    return frame.astype({"iteration": "int64", **dict.fromkeys(TIMES_COLUMNS[1:], "float64")})

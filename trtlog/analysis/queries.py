@@ -244,3 +244,30 @@ def tuning_share_view(log: BuildLog) -> pd.DataFrame:
             "tactics_timed",
         ],
     )
+
+
+def times_view(log: BuildLog) -> pd.DataFrame:
+    """Per-iteration times from --exportTimes, summarised: count, mean, percentiles, max."""
+    times = log.times
+    rows = []
+    for column in ("latency_ms", "end_to_end_ms", "enqueue_ms", "h2d_ms", "compute_ms", "d2h_ms"):
+        if column == "enqueue_ms":
+            values = times["end_enqueue_ms"] - times["start_enqueue_ms"]
+        else:
+            values = times[column]
+        values = values.dropna()
+        if values.empty:
+            continue
+        rows.append(
+            {
+                "metric": column.removesuffix("_ms"),
+                "iterations": len(values),
+                "mean_ms": values.mean(),
+                "median_ms": values.median(),
+                "p90_ms": values.quantile(0.9),
+                "p99_ms": values.quantile(0.99),
+                "max_ms": values.max(),
+            }
+        )
+    columns = ["metric", "iterations", "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms"]
+    return pd.DataFrame(rows, columns=columns)

@@ -109,6 +109,7 @@ VIEWS = {
     "totals": ("Memory totals and peaks (bytes)", "totals_view"),
     "perf": ("Performance summary (ms)", "perf_view"),
     "profile": ("Per-layer profile", "profile_view"),
+    "times": ("Per-iteration times (--exportTimes)", "times_view"),
     "layers": ("Engine layers", "layers_view"),
     "warnings": ("Warnings and errors", "warnings_view"),
     "timeline": ("Build timeline (seconds)", "timeline_view"),
@@ -183,8 +184,9 @@ def memory(
 def perf(
     log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
 ) -> None:
-    """The performance summary, then the per-layer profile."""
-    show(log, output_format, out, ("perf", "profile"))
+    """The performance summary, the per-layer profile and, from --exportTimes, the
+    per-iteration times."""
+    show(log, output_format, out, ("perf", "profile", "times"))
 
 
 @app.command()
