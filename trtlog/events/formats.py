@@ -63,7 +63,7 @@ _VECTORIZED = re.compile(
 _CHANNEL_MAJOR = re.compile(r"^Channel major \w+ format(?: where channel % (?P<width>\d+) == 0)?")
 _ROW_MAJOR = re.compile(r"^Row major( linear)? \w+( format)?$")
 _ENUM_LAYOUT = re.compile(
-    r"^k?(?P<layout>LINEAR|CHW|HWC|DHWC|CDHW|DLA_LINEAR|DLA_HWC)(?P<width>\d*)$"
+    r"^K?(?P<layout>LINEAR|CHW|HWC|DHWC|CDHW|DLA_LINEAR|DLA_HWC)(?P<width>\d*)$"
 )
 
 
