@@ -319,6 +319,12 @@ def test_layers_8_2_3() -> None:
     assert conv["tactic"] == "0x80f932c0b8ce5940"
     assert conv["precision"] == "fp32"
     assert layers.loc["(Unnamed Layer* 52) [Shuffle]", "precision"] == "int32"
+    # Line 816: "Adding reformat layer: Reformatted Input Tensor 0 to Conv__27 + Relu_1
+    # (MaxPool2d:0) from Float(6272,196,14,1) to Float(6272,1,448,32)".
+    assert layers.loc[
+        "Reformatting CopyNode for Input Tensor 0 to Conv__27 + Relu_1", "reformat"
+    ] == ("input of Conv__27 + Relu_1: Float(6272,196,14,1) -> Float(6272,1,448,32)")
+    assert layers.loc["Conv__27 + Relu_1", "original_layers"] == "Conv__27; Relu_1"
 
 
 def test_layers_fp16_and_profile_time_10_16() -> None:

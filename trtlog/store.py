@@ -29,7 +29,7 @@ from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 5
+STORE_FORMAT = 6
 
 
 class NoCurrentLog(Exception):

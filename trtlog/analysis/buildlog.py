@@ -116,7 +116,7 @@ class BuildLog:
             self._tables["precision"] = precision_table(events, self.table("layers"), requested)
         elif name == "layers":
             self._tables["layers"] = layers_table(
-                events, self.table("choices"), self.table("provenance")
+                events, self.table("choices"), self.table("provenance"), self.table("reformats")
             )
         else:
             self._tables[name] = _SIMPLE[name](events)

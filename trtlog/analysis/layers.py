@@ -7,7 +7,9 @@ fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dt
 tensor, "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``,
 ``Int8 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated),
 ``weights_type``, ``weights_count``, ``sparse_weights``, ``activation``,
-``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``original_layers`` (the
+``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat
+layers the builder inserted: "input of <layer>: <from> -> <to>", from ``reformats``),
+``original_layers`` (the
 network layers it holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``,
 ``median_ms``, ``percent`` (from the per-layer profile), ``line``.
 
@@ -48,6 +50,7 @@ COLUMNS = [
     "sparse_weights",
     "activation",
     "origin",
+    "reformat",
     "original_layers",
     "time_ms",
     "average_ms",
@@ -66,7 +69,10 @@ _ATTRIBUTE_COLUMNS = {
 
 
 def layers_table(
-    events: Sequence[Event], choices: pd.DataFrame, provenance: pd.DataFrame
+    events: Sequence[Event],
+    choices: pd.DataFrame,
+    provenance: pd.DataFrame,
+    reformats: pd.DataFrame,
 ) -> pd.DataFrame:
     merged: dict[str, dict[str, object]] = {}
     for event in events:
@@ -77,6 +83,7 @@ def layers_table(
         merged = {name: {"name": name, "line": row["line"]} for name, row in profile.items()}
     kernels = _chosen_kernels(choices)
     holds = _original_layers(provenance)
+    inserted = _insertions(reformats)
     rows = []
     for name, row in merged.items():
         timed = profile.get(name, {})
@@ -86,6 +93,7 @@ def layers_table(
             {
                 **row,
                 "original_layers": holds.get(name),
+                "reformat": inserted.get(name),
                 "time_ms": timed.get("total_ms", math.nan),
                 "average_ms": timed.get("average_ms", math.nan),
                 "median_ms": timed.get("median_ms", math.nan),
@@ -177,6 +185,14 @@ def _profile_by_name(events: Sequence[Event]) -> dict[str, dict[str, float]]:
             entry["percent"] += row.percent
             entry["median_ms"] = math.nan  # medians of parts do not add up
     return by_name
+
+
+def _insertions(reformats: pd.DataFrame) -> dict[str, str]:
+    inserted = reformats[(reformats["source"] == "inserted") & reformats["name"].notna()]
+    return {
+        str(item.name): f"{item.direction} of {item.layer}: {item.from_format} -> {item.to_format}"
+        for item in inserted.itertuples(index=False)
+    }
 
 
 def _original_layers(provenance: pd.DataFrame) -> dict[str, str]:

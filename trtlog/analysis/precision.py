@@ -1,7 +1,8 @@
 """Which engine layers run in which precision, and which run wider than the build asked for.
 
 ``precision`` columns: ``name``, ``layer_type``, ``precision``, ``input_dtypes``,
-``output_dtypes``, ``input_formats_short``, ``output_formats_short``, ``weights_type``,
+``output_dtypes``, ``input_formats_short``, ``output_formats_short``, ``input_formats``,
+``output_formats`` (TensorRT's own wording), ``weights_type``,
 ``weights_count``, ``sparse_weights``, ``activation``, ``requested`` (the precisions the build
 enabled, "fp32+fp16+int8"; missing where the log does not say), ``wider`` (the layer computes
 in a floating-point or quantised type wider than the narrowest the build enabled: FP32 in an
@@ -35,6 +36,8 @@ COLUMNS = [
     "output_dtypes",
     "input_formats_short",
     "output_formats_short",
+    "input_formats",
+    "output_formats",
     "weights_type",
     "weights_count",
     "sparse_weights",
