@@ -433,6 +433,7 @@ COLUMN_CONSTANTS = {
     "timeline": "COLUMNS",
     "precision": "COLUMNS",
     "times": "TIMES_COLUMNS",
+    "options": "COLUMNS",
 }
 FIXED_COLUMNS = {
     table: getattr(sys.modules[f"trtlog.analysis.{TABLES[table]}"], constant)

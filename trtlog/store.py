@@ -23,13 +23,14 @@ import pandas as pd
 
 from trtlog import __version__
 from trtlog.analysis import TABLES, BuildLog
+from trtlog.events import Event
 from trtlog.parse import LogSourceError, ParsedLog, parse_file
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 6
+STORE_FORMAT = 7
 
 
 class NoCurrentLog(Exception):
@@ -88,7 +89,7 @@ class Store:
             self._remember(sources, key)
         if make_current:
             self._make_current(sources, key)
-        return self._open(key, sources.label)
+        return self._open(key, sources)
 
     def add(self, sources: Sources, parsed: ParsedLog) -> BuildLog:
         """Keep the tables of ``parsed`` (read from ``sources``); it becomes the current log."""
@@ -128,7 +129,7 @@ class Store:
             path.unlink()
         if make_current:
             self._make_current(sources, key)
-        return self._open(key, "-")
+        return self._open(key, sources)
 
     def _fresh_key(self, sources: Sources) -> str | None:
         known = _read_json(self.root / "index.json").get(_index_key(sources))
@@ -158,14 +159,19 @@ class Store:
         }
         _write_json(folder / "meta.json", meta)
 
-    def _open(self, key: str, source: str) -> BuildLog:
+    def _open(self, key: str, sources: Sources) -> BuildLog:
         folder = self.root / key
         summary = Summary(**json.loads((folder / "summary.json").read_text()))
 
         def read(name: str) -> pd.DataFrame:
             return pd.read_parquet(folder / f"{name}.parquet")
 
-        return BuildLog(source, summary, stored=read)
+        def reread() -> list[Event]:
+            if sources.log == "-":
+                raise LogSourceError("standard input cannot be read again: save the log to a file")
+            return parse_sources(sources).events
+
+        return BuildLog(sources.label, summary, stored=read, reread=reread)
 
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:

@@ -15,6 +15,7 @@ import pandas as pd
 from trtlog.analysis.fusions import fusions_table, provenance_table
 from trtlog.analysis.layers import layers_table
 from trtlog.analysis.memory import memory_tables
+from trtlog.analysis.options import options_table
 from trtlog.analysis.performance import perf_table, profile_table, times_table
 from trtlog.analysis.precision import precision_table, requested_precisions
 from trtlog.analysis.reformats import reformats_table
@@ -43,6 +44,7 @@ TABLES: dict[str, str] = {
     "warnings": "warnings",
     "timeline": "timeline",
     "precision": "precision",
+    "options": "options",
 }
 
 
@@ -63,7 +65,7 @@ class BuildLog:
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
     ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
     ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
-    ``log.timeline``, ``log.precision``, ``log.times``.
+    ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
     """
 
     def __init__(
@@ -72,11 +74,13 @@ class BuildLog:
         summary: Summary,
         events: Sequence[Event] | None = None,
         stored: Callable[[str], pd.DataFrame] | None = None,
+        reread: Callable[[], Sequence[Event]] | None = None,
     ) -> None:
         self.source = source
         self.summary = summary
         self._events = events
         self._stored = stored
+        self._reread = reread
         self._tables: dict[str, pd.DataFrame] = {}
 
     @classmethod
@@ -85,9 +89,9 @@ class BuildLog:
 
     @property
     def events(self) -> Sequence[Event]:
-        """The parsed events (not kept in the store: a stored log is parsed again for these)."""
+        """The parsed events (not kept in the store: a stored log is read again for these)."""
         if self._events is None:
-            self._events = parse_file(self.source).events
+            self._events = self._reread() if self._reread else parse_file(self.source).events
         return self._events
 
     def table(self, name: str) -> pd.DataFrame:
@@ -136,6 +140,7 @@ class BuildLog:
     warnings = _Table()
     timeline = _Table()
     precision = _Table()
+    options = _Table()
 
 
 _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
@@ -147,6 +152,7 @@ _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
     "times": times_table,
     "warnings": warnings_table,
     "timeline": timeline_table,
+    "options": options_table,
 }
 
 

@@ -6,6 +6,7 @@ fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dt
 ``output_dtypes``, ``input_formats``, ``output_formats`` (TensorRT's wording, one entry per
 tensor, "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``,
 ``Int8 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated),
+``input_shapes``, ``output_shapes`` (``1x3x224x224``, -1 for a dynamic dimension),
 ``weights_type``, ``weights_count``, ``sparse_weights``, ``activation``,
 ``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat
 layers the builder inserted: "input of <layer>: <from> -> <to>", from ``reformats``),
@@ -45,6 +46,8 @@ COLUMNS = [
     "output_formats_short",
     "input_names",
     "output_names",
+    "input_shapes",
+    "output_shapes",
     "weights_type",
     "weights_count",
     "sparse_weights",
@@ -124,6 +127,9 @@ def _merge(row: dict[str, object], layer: EngineLayer) -> None:
                 for tensor in tensors
             )
             row[f"{side}_names"] = "; ".join(tensor.name for tensor in tensors)
+            row[f"{side}_shapes"] = "; ".join(
+                "x".join(str(size) for size in tensor.dims or ()) or "?" for tensor in tensors
+            )
             row[side] = described
     if not row.get("precision"):
         first = _first_tensor(layer)
