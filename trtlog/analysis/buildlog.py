@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -26,6 +27,9 @@ from trtlog.analysis.warnings import warnings_table
 from trtlog.events import Event
 from trtlog.parse import ParsedLog, parse_file
 from trtlog.parse.summary import Summary, summarize
+
+if TYPE_CHECKING:
+    from trtlog.compare import BuildDiff
 
 # Table name -> module documenting its columns.
 TABLES: dict[str, str] = {
@@ -106,6 +110,12 @@ class BuildLog:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: self.table(name) for name in TABLES}
+
+    def diff(self, other: BuildLog) -> BuildDiff:
+        """How ``other`` differs from this build (see ``trtlog.compare``)."""
+        from trtlog.compare import diff_logs
+
+        return diff_logs(self, other)
 
     def _compute(self, name: str) -> None:
         events = self.events

@@ -7,7 +7,7 @@ when imported; the order of the imports is the order of ``trtlog --help``.
 
 from __future__ import annotations
 
-from trtlog.cli import parse_command, queries, visual  # noqa: F401
+from trtlog.cli import compare, parse_command, queries, visual  # noqa: F401
 from trtlog.cli.common import app
 
 __all__ = ["app", "main"]

@@ -15,8 +15,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Exit codes: 0 success, 1 unexpected failure, 2 the input cannot be used.
+# Exit codes: 0 success, 1 unexpected failure, 2 the input cannot be used, 3 a gate failed:
+# `trtlog check` found a problem at or above --fail-level, `trtlog diff` met a --fail-on.
 EXIT_BAD_INPUT = 2
+EXIT_GATE = 3
 
 
 def _show_version(value: bool) -> None:
