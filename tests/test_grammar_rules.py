@@ -119,6 +119,8 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      "QuantizationParams", {"step": "using"}),
     ("quantization_params", M, "User overriding scale with scale and zero-point Quantization(scale: {0.015748,}, zero-point: {0,})",
      "QuantizationParams", {"step": "User overriding scale with"}),
+    ("dynamic_shape_override", T, "Dynamic dimensions required for input: inputT0, but no shapes were provided. Automatically overriding shape to: 1",
+     "DynamicShapeOverride", {"input": "inputT0", "shape": "1"}),
     # trtexec 10.x echoes the ONNX parser flags as options, this one like the others.
     ("option_line", T, "ONNX kREPORT_CAPABILITY_DLA flag: Disabled", "OptionLine",
      {"key": "ONNX kREPORT_CAPABILITY_DLA flag", "value": "Disabled"}),

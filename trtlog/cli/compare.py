@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
 from trtlog.cli.common import EXIT_BAD_INPUT, EXIT_GATE, OutOption, app, fail
-from trtlog.cli.queries import FormatOption
+from trtlog.cli.queries import FormatOption, LogOption, load_build_log
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -104,3 +105,110 @@ def diff(
         for failure in failures:
             typer.echo(f"trtlog: --fail-on: {failure}", err=True)
         raise typer.Exit(EXIT_GATE)
+
+
+class CheckFormat(str, Enum):
+    table = "table"
+    json = "json"
+    sarif = "sarif"
+    markdown = "markdown"
+
+
+@app.command()
+def check(
+    log: LogOption = None,
+    fail_level: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-level",
+            help="Exit 3 when a finding is at or above: note, warning, error (default) or never.",
+        ),
+    ] = None,
+    threshold: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="A threshold: NAME=VALUE (see --list). Repeatable."),
+    ] = None,
+    disable: Annotated[
+        list[str] | None, typer.Option("--disable", help="Skip a rule by id. Repeatable.")
+    ] = None,
+    list_rules: Annotated[
+        bool, typer.Option("--list", help="Print the rules, what they find and why, and exit.")
+    ] = False,
+    output_format: Annotated[
+        CheckFormat, typer.Option("--format", "-f", help="table, json, sarif or markdown.")
+    ] = CheckFormat.table,
+    out: OutOption = None,
+) -> None:
+    """Lint a build: layers wider than the requested precision, unfused Q/DQ, costly
+    reformats, kernels without tensor cores, workspace-starved tactics, unstable timing, ...
+    Settings come from [tool.trtlog.check] in pyproject.toml and from --set and --disable.
+
+    Example: trtlog check --log build.log --fail-level warning --format sarif -o trtlog.sarif
+    """
+    import json
+
+    from trtlog import check as checks
+    from trtlog.check.sarif import sarif_document
+    from trtlog.parse import LogSourceError
+    from trtlog.render.frames import render_views
+
+    try:
+        config = checks.load_config()
+        overrides = dict(_pair(item) for item in threshold or [])
+        settings, disabled = checks.resolve_settings(config, overrides, disable or [])
+        level = fail_level or str(config.get("fail-level", "error"))
+        if level not in checks.FAIL_LEVELS:
+            raise checks.CheckSettingError(
+                f"--fail-level {level!r}: expected {', '.join(checks.FAIL_LEVELS)}"
+            )
+    except checks.CheckSettingError as error:
+        raise fail(str(error)) from None
+    stream = _open_output(out)
+    try:
+        if list_rules:
+            render_views(
+                [("rules", "Rules", checks.rules_table())], _table_format(output_format), stream
+            )
+            return
+        build_log = load_build_log(log)
+        try:
+            findings = checks.run_checks(build_log, settings, disabled)
+        except LogSourceError as error:
+            raise fail(str(error)) from None
+        if output_format is CheckFormat.sarif:
+            json.dump(sarif_document(findings, checks.RULES, build_log.source), stream, indent=1)
+            stream.write("\n")
+        else:
+            title = f"trtlog check — {Path(build_log.source).name}"
+            render_views([("findings", title, findings)], _table_format(output_format), stream)
+    finally:
+        if out is not None:
+            stream.close()
+    if checks.fails(findings, level):
+        typer.echo(f"trtlog: findings at or above {level}", err=True)
+        raise typer.Exit(EXIT_GATE)
+
+
+def _pair(item: str) -> tuple[str, float]:
+    from trtlog.check import CheckSettingError
+
+    name, _, value = item.partition("=")
+    try:
+        return name.strip(), float(value)
+    except ValueError:
+        raise CheckSettingError(f"--set {item!r}: expected NAME=NUMBER") from None
+
+
+def _table_format(output_format: CheckFormat) -> OutputFormat:
+    return (
+        OutputFormat(output_format.value)
+        if output_format is not CheckFormat.sarif
+        else OutputFormat.json
+    )
+
+
+def _open_output(out: Path | None) -> TextIO:
+    try:
+        return sys.stdout if out is None else out.open("w", encoding="utf-8")
+    except OSError as error:
+        raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None

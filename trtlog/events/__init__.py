@@ -77,7 +77,12 @@ from trtlog.events.onnx import (
     OnnxModelBanner,
     OnnxModelInfo,
 )
-from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
+from trtlog.events.options import (
+    DeviceProperty,
+    DynamicShapeOverride,
+    OptionLine,
+    SectionHeader,
+)
 from trtlog.events.performance import (
     InferenceProgress,
     IterationTiming,
@@ -105,6 +110,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     SectionHeader,
     OptionLine,
     DeviceProperty,
+    DynamicShapeOverride,
     OnnxModelBanner,
     OnnxModelInfo,
     NetworkInput,

@@ -28,6 +28,16 @@ class OptionLine(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DynamicShapeOverride(Event):
+    """trtexec's ``Dynamic dimensions required for input: X, but no shapes were provided.
+    Automatically overriding shape to: 1x3x224x224``: the engine is built for ``shape``."""
+
+    family: ClassVar[str] = "options"
+    input: str
+    shape: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceProperty(Event):
     """A line of ``=== Device Information ===``: ``Selected Device: NVIDIA H100 PCIe``,
     ``Compute Capability: 9.0``, or an ``Available Devices`` entry (key ``Device 0``)."""

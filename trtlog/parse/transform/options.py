@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from lark import Token, v_args
 
-from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
+from trtlog.events.options import (
+    DeviceProperty,
+    DynamicShapeOverride,
+    OptionLine,
+    SectionHeader,
+)
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
@@ -21,3 +26,6 @@ class OptionRules(RecordTransformer):
 
     def available_device(self, index: Token, value: Token) -> DeviceProperty:
         return DeviceProperty(**self.fields(), key=f"Device {index}", value=str(value).strip())
+
+    def dynamic_shape_override(self, name: Token, shape: Token) -> DynamicShapeOverride:
+        return DynamicShapeOverride(**self.fields(), input=str(name), shape=str(shape).strip())
