@@ -30,7 +30,7 @@ from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 7
+STORE_FORMAT = 8
 
 
 class NoCurrentLog(Exception):

@@ -106,6 +106,9 @@ class BuildLog:
                 self._tables[name] = self._stored(name)
             else:
                 self._compute(name)
+                for computed, table in self._tables.items():
+                    if table.empty:
+                        self._tables[computed] = typed_empty(table)
         return self._tables[name]
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -164,6 +167,30 @@ _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
     "timeline": timeline_table,
     "options": options_table,
 }
+
+
+# Columns of the tables that hold numbers or flags, by name; every other column holds text.
+_NUMBER_SUFFIXES = ("_ms", "_s", "_seconds", "_percent", "_bytes", "_qps", "_line", "_count")
+_NUMBER_COLUMNS = {
+    "percent", "seconds", "line", "build", "step", "layers", "change", "count", "run",
+    "combination", "block", "rank", "iterations", "runner_id", "tactics_tried",
+    "tactics_skipped", "runners_tried", "host_persistent", "device_persistent", "scratch",
+    "bytes", "strategy", "tactics", "trace_averages", "iteration", "delta",
+}  # fmt: skip
+_FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights"}
+
+
+def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
+    """An empty table with numeric and flag columns typed as such, so that sums and
+    comparisons on it work (pandas types an empty frame's columns as objects)."""
+    types = {}
+    for column in table.columns:
+        name = str(column)
+        if name in _FLAG_COLUMNS:
+            types[column] = "boolean"
+        elif name in _NUMBER_COLUMNS or name.endswith(_NUMBER_SUFFIXES):
+            types[column] = "float64"
+    return table.astype(types)
 
 
 def parse_build_log(path: str | Path) -> BuildLog:

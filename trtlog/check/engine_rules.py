@@ -187,10 +187,11 @@ class ReformatShare(Rule):
 
     def findings(self, log: BuildLog) -> Iterator[Finding]:
         layers = log.layers[log.layers["percent"].notna()]
-        is_reformat = (layers["layer_type"] == "Reformat") | layers["name"].map(
-            lambda name: reformat_target(str(name)) is not None
-        )
-        reformats = layers[is_reformat]
+        is_reformat = [
+            kind == "Reformat" or reformat_target(str(name)) is not None
+            for kind, name in zip(layers["layer_type"], layers["name"], strict=True)
+        ]
+        reformats = layers.loc[is_reformat]
         total = float(reformats["percent"].sum())
         if len(reformats) and total > self.setting("reformat-share-percent"):
             yield self.found(

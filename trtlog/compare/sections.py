@@ -150,10 +150,11 @@ def _changes(left: pd.Series, right: pd.Series) -> list[str]:
 
 def reformats(layer_changes: pd.DataFrame) -> pd.DataFrame:
     """The reformat layers of either build, paired where they can be, with their cost."""
-    is_reformat = layer_changes["name_a"].map(_is_reformat) | layer_changes["name_b"].map(
-        _is_reformat
-    )
-    return layer_changes[is_reformat].reset_index(drop=True)
+    is_reformat = [
+        _is_reformat(first) or _is_reformat(second)
+        for first, second in zip(layer_changes["name_a"], layer_changes["name_b"], strict=True)
+    ]
+    return layer_changes.loc[is_reformat].reset_index(drop=True)
 
 
 def _is_reformat(name: object) -> bool:

@@ -1,0 +1,180 @@
+"""Lint rules: each fires on a real log where the problem is (the quoted lines show it) and stays
+quiet on one where it is not; settings, gates and SARIF."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import trtlog
+from tests.conftest import corpus_dir, needs_corpus
+from trtlog.check import RULES, CheckSettingError, resolve_settings, run_checks
+from trtlog.cli.app import app
+
+pytestmark = needs_corpus
+runner = CliRunner()
+
+LOGS = {
+    "fp16 gtx1070": ("logs/hackathon_trt8.4.1_trtexec_build_fp16_gtx1070.log", {}),
+    "fp32 gtx1070": ("logs/hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log", {}),
+    "8.6 rtx3090": ("logs/hackathon_trt8.6.0_trtexec_build_rtx3090.log", {}),
+    "10.16 h100": ("logs/hackathon_trt10.16.1_trtexec_build_h100.log", {}),
+    "10.14 plugin": ("logs/hackathon_trt10.14.1_trtexec_plugin_rtx6000ada_interleaved.log", {}),
+    "qat resnet18": ("logs/lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log", {}),
+    "trex qat a100": (
+        "json/trex/pytorch__resnet__A100__qat__resnet-qat.onnx.engine.graph.json",
+        {"profile": "json/trex/pytorch__resnet__A100__qat__resnet-qat.onnx.engine.profile.json"},
+    ),
+    "mobilenet qat": ("json/trex_test_TITANRTX_mobilenet_qat.engine.graph.json", {}),
+    "resnet50 int8": ("json/kalfazed_trt8.6.1_trex_resnet50int8.engine.graph.json", {}),
+}
+_findings: dict[str, object] = {}
+
+
+def findings(case: str):  # type: ignore[no-untyped-def]
+    if case not in _findings:
+        path, extra = LOGS[case]
+        exports = {kind: corpus_dir() / file for kind, file in extra.items()}
+        _findings[case] = run_checks(trtlog.load(corpus_dir() / path, **exports))
+    return _findings[case]
+
+
+def of(case: str, rule: str):  # type: ignore[no-untyped-def]
+    found = findings(case)
+    return found[found["rule"] == rule]
+
+
+# (rule, where it fires, where it does not, what the finding must say)
+FIRES = [
+    # "Precision: FP32+FP16" (line 11); Conv-1 + ReLU-2 runs FP32 on the GTX 1070.
+    ("wider-precision", "fp16 gtx1070", "fp32 gtx1070", "Conv-1 + ReLU-2 runs in fp32"),
+    # conv1.weight + QuantizeLinear_7 + Conv_9 reads "Four wide ... Int8", writes "Row major linear FP32".
+    ("quantized-float-output", "trex qat a100", "10.16 h100", "conv1.weight + QuantizeLinear_7 + Conv_9 reads Int8 and writes Float"),
+    # QuantizeLinear_2 is a Scale layer with Float in and Int8 out.
+    ("unfused-qdq", "mobilenet qat", "resnet50 int8", "QuantizeLinear_2 (Scale) quantizes on its own"),
+    # 13 Reformat layers: 25.4% of the profile; QuantizeLinear_2 alone "percentage": 5.60748.
+    ("reformat-share", "trex qat a100", "resnet50 int8", "13 reformat layers take 25.4% of the profiled time"),
+    # "TacticName": "ampere_fp32_icudnn_int8x4_128x64_relu_medium_nn_v1": no tensor-core kernel.
+    ("no-tensor-cores", "trex qat a100", "resnet50 int8", "ampere_fp32_icudnn_int8x4_128x64_relu_medium_nn_v1"),
+    # Conv-1 + ReLU-2 reads 1 channel in FP16 (Half[-1,1:2,28,28], line 3417).
+    ("channel-alignment", "8.6 rtx3090", "fp32 gtx1070", "Conv-1 + ReLU-2 (fp16): C=1 not"),
+    # "Tactic: 0x0000000000000001 skipped. Scratch requested: 200704, available: 1024" and more.
+    ("workspace-limited", "10.16 h100", "8.6 rtx3090", "tactics skipped for scratch memory"),
+    # "* GPU compute time is unstable, with coefficient of variance = 7.69863%." (line 8791)
+    ("unstable-gpu-time", "qat resnet18", "fp32 gtx1070", "coefficient of variance 7.69863%"),
+    # {ForeignNode[node_linear]} profiled 5.73603 + 1.24104 s of the 14.8108 s of tuning.
+    ("build-time-hog", "10.16 h100", "qat resnet18", "{ForeignNode[node_linear]} took 6.98 s, 47%"),
+    # "Dynamic dimensions required for input: inputT0, but no shapes were provided." (line 158)
+    ("dynamic-shapes-no-profile", "10.14 plugin", "8.6 rtx3090", "input inputT0 has dynamic dimensions; built for 1"),
+    # "Your ONNX model has been generated with INT64 weights" (line 211)
+    ("int64-weights", "8.6 rtx3090", "fp32 gtx1070", "generated with INT64 weights"),
+    # "- 2 weights are affected by this issue: Detected subnormal FP16 values." (line 3412)
+    ("subnormal-fp16-weights", "8.6 rtx3090", "fp32 gtx1070", "2 weights: Detected subnormal FP16 values."),
+]  # fmt: skip
+
+
+def test_every_rule_is_tested() -> None:
+    assert sorted(rule for rule, *_ in FIRES) == sorted(rule.id for rule in RULES)
+
+
+@pytest.mark.parametrize(("rule", "fires", "quiet", "says"), FIRES, ids=[case[0] for case in FIRES])
+def test_rule_fires_where_the_problem_is(rule: str, fires: str, quiet: str, says: str) -> None:
+    found = of(fires, rule)
+    assert len(found), f"{rule} found nothing in {fires}"
+    assert any(says in message for message in found["message"]), list(found["message"])
+    assert of(quiet, rule).empty, list(of(quiet, rule)["message"])
+
+
+def test_findings_point_at_the_log_line() -> None:
+    found = of("qat resnet18", "unstable-gpu-time")
+    assert list(found["line"]) == [8791]
+    assert list(of("8.6 rtx3090", "int64-weights")["line"]) == [211]
+
+
+def test_thresholds_change_what_fires() -> None:
+    log = trtlog.load(corpus_dir() / LOGS["qat resnet18"][0])
+    settings, disabled = resolve_settings({}, {"unstable-gpu-percent": 10.0}, [])
+    assert run_checks(log, settings, disabled).query("rule == 'unstable-gpu-time'").empty
+    settings, disabled = resolve_settings({"disable": ["channel-alignment"]}, {}, [])
+    assert run_checks(log, settings, disabled).query("rule == 'channel-alignment'").empty
+    with pytest.raises(CheckSettingError, match="unknown threshold"):
+        resolve_settings({"no-such-threshold": 1}, {}, [])
+    with pytest.raises(CheckSettingError, match="unknown rule"):
+        resolve_settings({}, {}, ["no-such-rule"])
+
+
+def log_path(case: str) -> str:
+    return str(corpus_dir() / LOGS[case][0])
+
+
+def test_fail_level_gates_the_exit_code() -> None:
+    # The 10.14 log has an error-level finding (dynamic shapes without a profile).
+    assert runner.invoke(app, ["check", "--log", log_path("10.14 plugin")]).exit_code == 3
+    assert (
+        runner.invoke(
+            app, ["check", "--log", log_path("10.14 plugin"), "--fail-level", "never"]
+        ).exit_code
+        == 0
+    )
+    # The FP32 GTX 1070 build has only a warning (workspace): error level passes, warning fails.
+    assert runner.invoke(app, ["check", "--log", log_path("fp32 gtx1070")]).exit_code == 0
+    result = runner.invoke(
+        app, ["check", "--log", log_path("fp32 gtx1070"), "--fail-level", "warning"]
+    )
+    assert result.exit_code == 3
+    assert (
+        runner.invoke(
+            app, ["check", "--log", log_path("fp32 gtx1070"), "--fail-level", "loud"]
+        ).exit_code
+        == 2
+    )
+
+
+def test_pyproject_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.trtlog.check]\nfail-level = "warning"\ndisable = ["workspace-limited"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    # The only finding of the FP32 build is disabled; the warning level comes from the file.
+    result = runner.invoke(app, ["check", "--log", log_path("fp32 gtx1070"), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == []
+    result = runner.invoke(app, ["check", "--log", log_path("qat resnet18")])
+    assert result.exit_code == 3
+
+
+def test_sarif_output(tmp_path: Path) -> None:
+    target = tmp_path / "trtlog.sarif"
+    result = runner.invoke(
+        app,
+        [
+            "check",
+            "--log",
+            log_path("8.6 rtx3090"),
+            "-f",
+            "sarif",
+            "-o",
+            str(target),
+            "--fail-level",
+            "never",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(target.read_text())
+    assert document["version"] == "2.1.0"
+    run = document["runs"][0]
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == {rule.id for rule in RULES}
+    int64 = [result for result in run["results"] if result["ruleId"] == "int64-weights"]
+    assert int64[0]["level"] == "note"
+    assert int64[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 211}
+
+
+def test_list_rules() -> None:
+    result = runner.invoke(app, ["check", "--list", "-f", "json"])
+    assert result.exit_code == 0
+    rules = json.loads(result.stdout)
+    assert [rule["rule"] for rule in rules] == [rule.id for rule in RULES]
+    assert all(rule["why"] and rule["try"] for rule in rules)
