@@ -1,9 +1,9 @@
 """What one analysis reads: a log, and beside it the engine's JSON exports.
 
 ``resolve`` accepts what users point trtlog at: a log; a trtexec JSON export on its own (its
-kind is recognised); or a ``trtlog build`` run folder, whose ``build.log``, ``layers.json``,
-``profile.json`` and ``times.json`` are picked up by themselves. Export files given explicitly
-take precedence.
+kind is recognised); or a ``trtlog build`` run folder, whose ``build.log``, ``capture.jsonl``
+(each line's arrival time), ``layers.json``, ``profile.json`` and ``times.json`` are picked up
+by themselves. Export files given explicitly take precedence.
 """
 
 from __future__ import annotations
@@ -14,21 +14,25 @@ from pathlib import Path
 
 from trtlog.exports import ExportError, export_events, kind_of, read_documents
 from trtlog.parse import LogSourceError, ParsedLog, parse_file
+from trtlog.parse.capture_times import read_capture
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
+RUN_FOLDER_CAPTURE = "capture.jsonl"
 RUN_FOLDER_EXPORTS = {"layers": "layers.json", "profile": "profile.json", "times": "times.json"}
 EXPORT_KINDS = tuple(RUN_FOLDER_EXPORTS)
 
 
 @dataclass(frozen=True)
 class Sources:
-    """A log (a path, ``-`` for standard input, or None) and the export files beside it."""
+    """A log (a path, ``-`` for standard input, or None), the export files beside it, and for
+    a captured build the arrival time of each of the log's lines."""
 
     log: str | None = None
     layers: str | None = None
     profile: str | None = None
     times: str | None = None
+    capture: str | None = None
 
     def exports(self) -> dict[str, str]:
         return {kind: path for kind in EXPORT_KINDS if (path := getattr(self, kind)) is not None}
@@ -79,6 +83,9 @@ def _run_folder(folder: Path, given: Sources) -> Sources:
         for kind, name in RUN_FOLDER_EXPORTS.items()
         if getattr(given, kind) is None and (folder / name).is_file()
     }
+    capture = folder / RUN_FOLDER_CAPTURE
+    if capture.is_file():
+        found["capture"] = str(capture)
     return replace(given, log=str(log), **found)
 
 
@@ -97,10 +104,19 @@ def _kind_of_file(path: Path) -> str:
 def parse_sources(sources: Sources) -> ParsedLog:
     """The log's events followed by the events of each export file."""
     parsed = parse_file(sources.log) if sources.log is not None else ParsedLog(source=sources.label)
+    if sources.capture is not None and sources.log is not None:
+        parsed.events = list(read_capture(sources.capture).stamp(parsed.events))
     for kind, path in sources.exports().items():
         _, events = export_events(path, expected=kind)
         parsed.events.extend(events)
     return parsed
 
 
-__all__ = ["EXPORT_KINDS", "Sources", "parse_sources", "resolve"]
+__all__ = [
+    "EXPORT_KINDS",
+    "RUN_FOLDER_CAPTURE",
+    "RUN_FOLDER_LOG",
+    "Sources",
+    "parse_sources",
+    "resolve",
+]

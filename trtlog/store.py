@@ -110,7 +110,7 @@ class Store:
         recorded = current.get("sources")
         if not isinstance(recorded, dict):
             raise NoCurrentLog("no log given: pass --log PATH, or run `trtlog parse LOG` first")
-        return Sources(**{key: recorded.get(key) for key in ("log", *EXPORT_KINDS)})
+        return Sources(**{key: recorded.get(key) for key in ("log", *EXPORT_KINDS, "capture")})
 
     def _make_current(self, sources: Sources, key: str) -> None:
         _write_json(self.root / "current.json", {"sources": _absolute(sources), "key": key})
@@ -176,7 +176,10 @@ class Store:
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:
     files = [] if sources.log is None else [("log", Path(sources.log))]
-    return files + [(kind, Path(path)) for kind, path in sources.exports().items()]
+    files += [(kind, Path(path)) for kind, path in sources.exports().items()]
+    if sources.capture is not None:
+        files.append(("capture", Path(sources.capture)))
+    return files
 
 
 def _check_readable(sources: Sources) -> None:
@@ -184,7 +187,8 @@ def _check_readable(sources: Sources) -> None:
         if not path.is_file():
             if role == "log":
                 parse_file(path)  # raises the one-line LogSourceError for missing files
-            raise LogSourceError(f"{path}: no such {role} export file")
+            what = "capture file" if role == "capture" else f"{role} export file"
+            raise LogSourceError(f"{path}: no such {what}")
 
 
 def _absolute(sources: Sources) -> dict[str, str | None]:

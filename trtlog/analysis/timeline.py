@@ -56,6 +56,7 @@ from trtlog.events import (
     SetTacticName,
     TacticTiming,
 )
+from trtlog.events.base import EXPORT_PRODUCER
 
 COLUMNS = [
     "run",
@@ -143,6 +144,8 @@ class _Run:
 
 
 def timeline_table(events: Sequence[Event]) -> pd.DataFrame:
+    # Events read from JSON exports have no time and no place in the log's order.
+    events = [event for event in events if event.producer != EXPORT_PRODUCER]
     rows: list[_Row] = []
     for number, run in enumerate(_runs(events)):
         measured = f"timestamps ({run.clock.resolution})" if run.clock.timestamped else None

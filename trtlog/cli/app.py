@@ -7,8 +7,11 @@ when imported; the order of the imports is the order of ``trtlog --help``.
 
 from __future__ import annotations
 
-from trtlog.cli import compare, parse_command, queries, visual  # noqa: F401
+# isort: off
+from trtlog.cli import parse_command, build_command, queries, visual, compare  # noqa: F401
 from trtlog.cli.common import app
+
+# isort: on
 
 __all__ = ["app", "main"]
 

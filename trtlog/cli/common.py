@@ -13,6 +13,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown joins the lines of a docstring's paragraph and leaves [tool.trtlog.check] alone.
+    rich_markup_mode="markdown",
 )
 
 # Exit codes: 0 success, 1 unexpected failure, 2 the input cannot be used, 3 a gate failed:

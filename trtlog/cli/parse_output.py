@@ -12,6 +12,7 @@ from typing import TextIO
 
 from trtlog.events import Event
 from trtlog.parse import LineCounter, ParsedLog, iter_events
+from trtlog.parse.capture_times import read_capture
 from trtlog.parse.reader import LogSourceError, open_log
 from trtlog.parse.records import RecordParser
 from trtlog.parse.serialize import event_to_dict
@@ -66,8 +67,11 @@ def _write_jsonl(sources: Sources, out: Path | None) -> ParsedLog:
         if sources.log is not None:
             with open_log(sources.log) as log:
                 counter = LineCounter(log)
+                events = iter_events(counter, parser)
+                if sources.capture is not None:
+                    events = read_capture(sources.capture).stamp(events)
                 try:
-                    for event in iter_events(counter, parser):
+                    for event in events:
                         parsed.events.append(event)
                         _write_event(stream, event)
                 except (OSError, EOFError) as error:

@@ -6,6 +6,7 @@ from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from trtlog.parse.summary import Summary
 from trtlog.render.facts import summary_facts
@@ -17,7 +18,7 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
     facts.add_column(style="bold")
     facts.add_column()
     for label, text in summary_facts(summary):
-        facts.add_row(label, text)
+        facts.add_row(label, Text(text))
     console.print(facts)
 
     families = Table(title="Events per family", title_justify="left")
@@ -32,5 +33,5 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
         forms.add_column("count", justify="right")
         forms.add_column("form")
         for form, count in summary.commonest_unrecognized:
-            forms.add_row(str(count), form)
+            forms.add_row(str(count), Text(form))
         console.print(forms)

@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import ClassVar
 
 MIB = 1024 * 1024
+# The producer of events read from trtexec's JSON exports rather than from a log.
+EXPORT_PRODUCER = "export"
 KIB = 1024
 
 # TensorRT prints "not timed" as +inf (10.x) or FLT_MAX (7.x: 3.40282e+38).

@@ -21,6 +21,7 @@ from trtlog.events import (
     TacticId,
     Tensor,
 )
+from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.events.formats import dtype_of_format
 
 _FIELDS = ("line", "end_line")
@@ -30,18 +31,24 @@ _OWN_KEYS = {"Name", "LayerType", "Inputs", "Outputs", "TacticName", "TacticValu
 def layer_info_events(document: dict[str, Any]) -> list[Event]:
     layers = document.get("Layers") or []
     events: list[Event] = [
-        EngineLayerInformation(line=1, end_line=1, producer="export", layer_count=len(layers))
+        EngineLayerInformation(
+            line=1, end_line=1, producer=EXPORT_PRODUCER, layer_count=len(layers)
+        )
     ]
     for index, layer in enumerate(layers, start=1):
         if isinstance(layer, str):
-            events.append(EngineLayer(line=index, end_line=index, producer="export", name=layer))
+            events.append(
+                EngineLayer(line=index, end_line=index, producer=EXPORT_PRODUCER, name=layer)
+            )
         elif isinstance(layer, dict):
             events.append(_detailed(layer, index))
     bindings = document.get("Bindings") or document.get("I/O Tensors") or []
     for index, binding in enumerate(bindings, start=1):
         name = binding.get("Name") if isinstance(binding, dict) else binding
         if isinstance(name, str):
-            events.append(EngineBinding(line=index, end_line=index, producer="export", name=name))
+            events.append(
+                EngineBinding(line=index, end_line=index, producer=EXPORT_PRODUCER, name=name)
+            )
     return events
 
 
@@ -50,7 +57,7 @@ def _detailed(layer: dict[str, Any], index: int) -> EngineLayer:
     return EngineLayer(
         line=index,
         end_line=index,
-        producer="export",
+        producer=EXPORT_PRODUCER,
         name=str(layer.get("Name", "")),
         layer_type=_text(layer.get("LayerType")),
         tactic=TacticId.parse(tactic) if isinstance(tactic, str) and tactic else None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from trtlog.events import Event, ProfileHeader, ProfileRow
+from trtlog.events.base import EXPORT_PRODUCER
 
 
 def profile_events(documents: list[Any]) -> list[Event]:
@@ -20,7 +21,10 @@ def profile_events(documents: list[Any]) -> list[Event]:
             if "count" in record and "name" not in record:
                 events.append(
                     ProfileHeader(
-                        line=line, end_line=line, producer="export", iterations=int(record["count"])
+                        line=line,
+                        end_line=line,
+                        producer=EXPORT_PRODUCER,
+                        iterations=int(record["count"]),
                     )
                 )
             elif "name" in record:
@@ -29,7 +33,7 @@ def profile_events(documents: list[Any]) -> list[Event]:
                     ProfileRow(
                         line=line,
                         end_line=line,
-                        producer="export",
+                        producer=EXPORT_PRODUCER,
                         layer=str(record["name"]),
                         total_ms=float(record.get("timeMs", 0.0)),
                         average_ms=float(record.get("averageMs", 0.0)),

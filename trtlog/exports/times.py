@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from trtlog.events import Event, IterationTiming
+from trtlog.events.base import EXPORT_PRODUCER
 
 _KEYS = {
     "startEnqMs": "start_enqueue_ms",
@@ -51,7 +52,7 @@ def times_events(documents: list[Any]) -> list[Event]:
                 IterationTiming(
                     line=iteration,
                     end_line=iteration,
-                    producer="export",
+                    producer=EXPORT_PRODUCER,
                     iteration=iteration - 1,
                     **values,
                 )

@@ -26,12 +26,16 @@ def cell_text(value: Any) -> str:
 def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console(file=stream, width=max(120, Console().width), soft_wrap=False)
     if frame.empty:
-        console.print(f"{title}: none in this log" if title else "none in this log")
+        console.print(Text(f"{title}: none in this log" if title else "none in this log"))
         return
-    table = Table(title=title, title_justify="left", show_lines=False)
+    # Layer names and log text hold brackets ("[Convolution]", "[x]") that are not markup.
+    table = Table(
+        title=None if title is None else Text(title), title_justify="left", show_lines=False
+    )
     for column in frame.columns:
         series = frame[column]
         numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
@@ -45,7 +49,7 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
             min_width=None,
         )
     for row in frame.itertuples(index=False):
-        table.add_row(*(cell_text(value) for value in row))
+        table.add_row(*(Text(cell_text(value)) for value in row))
     console.print(table)
 
 

@@ -1,0 +1,180 @@
+"""The Python backend against real TensorRT libraries.
+
+``tensorrt-lean`` (TensorRT's runtime-only package, on PyPI) gives a real ``ILogger``: on a
+machine without a GPU, creating a runtime makes TensorRT log two real errors. That runtime
+object must not be used afterwards, so it lives in a child process. The full build needs the
+``tensorrt`` package (NVIDIA's index) and a GPU: those tests are marked ``gpu`` and skipped
+without them; ``scripts/gpu_smoke.sh`` runs them on a GPU machine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trtlog.build.trt_logger import SEVERITIES
+
+HAS_LEAN = importlib.util.find_spec("tensorrt_lean") is not None
+HAS_TENSORRT = importlib.util.find_spec("tensorrt") is not None
+HAS_ONNX = importlib.util.find_spec("onnx") is not None
+
+
+def gpu_present() -> bool:
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return Path("/dev/nvidia0").exists()
+    return subprocess.run([smi, "-L"], capture_output=True, check=False).returncode == 0
+
+
+GPU = gpu_present()
+needs_lean = pytest.mark.skipif(not HAS_LEAN, reason="tensorrt-lean is not installed")
+STAMPED_ERROR = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] \[TRT\] \[E\] ")
+
+
+def trtlog_build(model: Path, *arguments: str) -> list[str]:
+    return [sys.executable, "-m", "trtlog.cli.app", "build", str(model), *arguments]
+
+
+_CHILD = """
+import json, os, sys
+import tensorrt_lean as trt
+from trtlog.build.trt_logger import capture_logger
+messages = []
+logger = capture_logger(trt, lambda severity, text, stamp: messages.append([severity, text, stamp]))
+runtime = trt.Runtime(logger)
+print(json.dumps({"messages": messages, "errors": logger.errors}))
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def run_adapter_child() -> dict[str, Any]:
+    result = subprocess.run(
+        [sys.executable, "-c", _CHILD], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return data
+
+
+@needs_lean
+def test_logger_adapter_records_real_tensorrt_messages() -> None:
+    data = run_adapter_child()
+    messages = data["messages"]
+    for severity, text, stamp in messages:
+        assert severity in SEVERITIES.values()
+        assert isinstance(text, str) and isinstance(stamp, int)
+    stamps = [stamp for _, _, stamp in messages]
+    assert stamps == sorted(stamps)
+    assert data["errors"] == [text for severity, text, _ in messages if severity == "error"]
+    if GPU:
+        pytest.skip("a GPU is present: creating a runtime logs no CUDA errors here")
+    # Without a GPU TensorRT reports the failed CUDA start through the logger, not by raising.
+    assert len(data["errors"]) >= 1
+    assert any("CUDA" in text or "cuda" in text for text in data["errors"])
+
+
+@needs_lean
+def test_python_backend_treats_logged_cuda_errors_as_no_gpu(tmp_path: Path) -> None:
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"the worker stops before reading the model")
+    env = dict(os.environ, TRTLOG_TENSORRT_MODULE="tensorrt_lean", TRTLOG_STORE=str(tmp_path))
+    folder = tmp_path / "run"
+    result = subprocess.run(
+        trtlog_build(model, "--backend", "python", "--quiet", "--out", str(folder)),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    run = json.loads((folder / "run.json").read_text())
+    assert run["backend"] == "python" and run["tensorrt_module"] == "tensorrt_lean"
+    from importlib.metadata import version
+
+    assert run["tensorrt_version"] == version("tensorrt_lean")
+    if GPU:
+        # The lean runtime starts on a GPU but cannot build.
+        assert run["outcome"] == "unusable" and "runtime-only" in run["reason"]
+        return
+    assert run["outcome"] == "no-gpu"
+    assert result.stderr.startswith("trtlog: TensorRT cannot use a GPU here: ")
+    assert result.stderr.count("\n") == 1
+    log_lines = (folder / "build.log").read_text().splitlines()
+    entries = [json.loads(line) for line in (folder / "capture.jsonl").read_text().splitlines()]
+    assert len(entries) == len(log_lines) >= 1
+    errors = [entry for entry in entries if entry.get("severity") == "error"]
+    assert errors and all(entry["stream"] == "logger" for entry in errors)
+    for entry in errors:
+        assert STAMPED_ERROR.match(log_lines[entry["line"] - 1])
+    # The log reads as a Python-API log: its errors are parsed as TensorRT's diagnostics.
+    from trtlog.sources import parse_sources, resolve
+
+    parsed = parse_sources(resolve(folder))
+    severities = [event.severity for event in parsed.events if event.producer == "trt"]
+    assert severities.count("error") == len(errors)
+
+
+def tiny_onnx_model(path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 16, 16])
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "tiny", [x], [y])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not (HAS_TENSORRT and GPU), reason="needs the tensorrt package and a GPU")
+@pytest.mark.skipif(not HAS_ONNX, reason="needs the onnx package to write a model")
+def test_python_backend_builds_a_real_engine(tmp_path: Path) -> None:
+    model = tmp_path / "tiny.onnx"
+    tiny_onnx_model(model)
+    folder = tmp_path / "run"
+    result = subprocess.run(
+        trtlog_build(model, "--backend", "python", "--quiet", "--out", str(folder)),
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = json.loads((folder / "run.json").read_text())
+    assert run["outcome"] == "succeeded"
+    assert {"log", "capture", "engine", "layers", "timing_cache"} <= set(run["files"])
+    entries = [json.loads(line) for line in (folder / "capture.jsonl").read_text().splitlines()]
+    assert {entry["severity"] for entry in entries} >= {"verbose"}
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(shutil.which("trtexec") is None or not GPU, reason="needs trtexec and a GPU")
+@pytest.mark.skipif(not HAS_ONNX, reason="needs the onnx package to write a model")
+def test_trtexec_backend_builds_a_real_engine(tmp_path: Path) -> None:
+    model = tmp_path / "tiny.onnx"
+    tiny_onnx_model(model)
+    folder = tmp_path / "run"
+    result = subprocess.run(
+        trtlog_build(model, "--quiet", "--out", str(folder)),
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = json.loads((folder / "run.json").read_text())
+    assert run["outcome"] == "succeeded" and run["backend"] == "trtexec"
+    assert {"log", "capture", "engine", "layers", "profile", "times"} <= set(run["files"])

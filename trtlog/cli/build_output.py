@@ -1,0 +1,65 @@
+"""What ``trtlog build`` prints when the build ends: how it ended, then the log's summary."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from trtlog.build import BuildResult
+from trtlog.parse import LogSourceError
+from trtlog.sources import RUN_FOLDER_EXPORTS, resolve
+
+_OUTCOME_STYLES = {"succeeded": "bold green", "interrupted": "bold yellow"}
+
+
+def report_build(result: BuildResult, keep: bool) -> None:
+    """Print the run's facts and the parsed log's summary; with ``keep`` the run becomes the
+    current log, otherwise its log and exports are removed once read."""
+    from trtlog.cli.render_summary import render_summary
+
+    _render_run(result)
+    try:
+        sources = resolve(result.folder.path)
+        if keep:
+            from trtlog.store import Store
+
+            summary = Store().load(sources).summary
+        else:
+            from trtlog.analysis import BuildLog
+            from trtlog.sources import parse_sources
+
+            summary = BuildLog.from_parsed(parse_sources(sources)).summary
+    except LogSourceError as error:
+        print(f"trtlog: the log could not be read: {error}", file=sys.stderr)
+        return
+    render_summary(summary, sys.stdout)
+    if not keep:
+        folder = result.folder
+        for path in (folder.log, folder.capture, *map(folder.export, RUN_FOLDER_EXPORTS)):
+            path.unlink(missing_ok=True)
+
+
+def _render_run(result: BuildResult) -> None:
+    run = result.run
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold")
+    facts.add_column()
+    outcome = run["outcome"] + (f": {run['reason']}" if run.get("reason") else "")
+    rows = [
+        ("Build", outcome),
+        ("Run folder", run["folder"]),
+        ("Backend", f"{run['backend']} (TensorRT {run.get('tensorrt_version') or '?'})"),
+        ("Duration", f"{run['duration_s']:g} s, {run['lines']} lines captured"),
+        ("Reached", result.progress.describe().rsplit("  ", 1)[0]),
+    ]
+    if "engine" in run.get("files", {}):
+        rows.append(("Engine", str(result.folder.engine)))
+    for label, text in rows:
+        # Log lines hold brackets ("[network.cpp::validate]") that are not rich markup.
+        facts.add_row(label, Text(text))
+    facts.rows[0].style = _OUTCOME_STYLES.get(run["outcome"], "bold red")
+    console.print(facts)
