@@ -178,3 +178,95 @@ def test_trtexec_backend_builds_a_real_engine(tmp_path: Path) -> None:
     run = json.loads((folder / "run.json").read_text())
     assert run["outcome"] == "succeeded" and run["backend"] == "trtexec"
     assert {"log", "capture", "engine", "layers", "profile", "times"} <= set(run["files"])
+
+
+STAND_INS = Path(__file__).with_name("stand_ins")
+
+
+def build_with_stand_in(
+    tmp_path: Path, *arguments: str, model_bytes: bytes = b"onnx", **variables: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``trtlog build --backend python`` against tests/stand_ins/fake_tensorrt.py."""
+    model = tmp_path / "model.onnx"
+    model.write_bytes(model_bytes)
+    folder = tmp_path / "run"
+    env = dict(os.environ, TRTLOG_TENSORRT_MODULE="fake_tensorrt", **variables)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(STAND_INS), env.get("PYTHONPATH")]))
+    env["TRTLOG_STORE"] = str(tmp_path / "store")
+    result = subprocess.run(
+        trtlog_build(model, "--backend", "python", "--quiet", "--out", str(folder), *arguments),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return result, folder
+
+
+def test_worker_applies_the_options_and_writes_the_engine_files(tmp_path: Path) -> None:
+    result, folder = build_with_stand_in(
+        tmp_path, "--fp16", "--int8", "--workspace", "64", "--shapes", "x:1x3x16x16"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = json.loads((folder / "run.json").read_text())
+    assert run["outcome"] == "succeeded" and run["tensorrt_version"] == "10.99.0"
+    assert (folder / "model.engine").read_bytes() == b"fake serialized engine"
+    assert (folder / "timing.cache").read_bytes() == b"fresh timing cache+1 entry"
+    assert json.loads((folder / "layers.json").read_text())["Layers"][0]["Name"] == "node_relu"
+    log = (folder / "build.log").read_text()
+    settings = json.loads(log.split("fake builder settings: ", 1)[1].splitlines()[0])
+    assert settings == {
+        "flags": ["FP16", "INT8"],
+        "workspace": [64 << 20],
+        "shapes": [{"x": [[1, 3, 16, 16]] * 3}],
+        "verbosity": "DETAILED",
+    }
+    entries = [json.loads(line) for line in (folder / "capture.jsonl").read_text().splitlines()]
+    # The two-line layer information message: both lines carry its time and severity.
+    layer_lines = [entry for entry in entries if entry.get("severity") == "verbose"][-2:]
+    assert layer_lines[0]["t_ms"] == layer_lines[1]["t_ms"]
+    assert run["progress"]["layers_tuned"] == 1 and run["progress"]["tactics_timed"] == 1
+    # The run became the current log; its layers come from the log and layers.json.
+    layers = subprocess.run(
+        [sys.executable, "-m", "trtlog.cli.app", "layers", "--format", "json"],
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert layers.returncode == 0, layers.stderr
+    rows = json.loads(layers.stdout)
+    assert [(row["name"], row["layer_type"]) for row in rows] == [("node_relu", "PointWiseV2")]
+
+
+def test_worker_reuses_the_timing_cache_it_is_given(tmp_path: Path) -> None:
+    cache = tmp_path / "shared.cache"
+    cache.write_bytes(b"old cache")
+    result, _ = build_with_stand_in(tmp_path, "--timing-cache", str(cache))
+    assert result.returncode == 0, result.stderr
+    assert cache.read_bytes() == b"old cache+1 entry"
+
+
+def test_precision_flag_the_tensorrt_lacks_is_a_clear_error(tmp_path: Path) -> None:
+    result, folder = build_with_stand_in(tmp_path, "--fp16", FAKE_TRT_NO_FP16="1")
+    assert result.returncode == 2
+    assert "has no FP16 builder flag" in result.stderr and result.stderr.count("\n") == 1
+    assert json.loads((folder / "run.json").read_text())["outcome"] == "unusable"
+
+
+def test_error_logged_during_the_build_fails_it(tmp_path: Path) -> None:
+    result, folder = build_with_stand_in(tmp_path, FAKE_TRT_FAIL="1")
+    assert result.returncode == 4
+    run = json.loads((folder / "run.json").read_text())
+    assert run["outcome"] == "failed" and "Error Code 2" in run["reason"]
+    assert not (folder / "model.engine").exists()
+
+
+def test_shapes_naming_a_missing_input_and_a_bad_model_are_clear_errors(tmp_path: Path) -> None:
+    result, _ = build_with_stand_in(tmp_path, "--shapes", "image:1x3x16x16")
+    assert result.returncode == 2
+    assert "'image', which is not an input of the network (inputs: x)" in result.stderr
+    result, _ = build_with_stand_in(tmp_path / "..", model_bytes=b"bad bytes")
+    assert result.returncode == 2 and "Failed to parse ONNX model" in result.stderr
