@@ -40,7 +40,8 @@ def iter_events(
 ) -> Iterator[Event]:
     """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
     parser = parser or RecordParser()
-    yield from fold(_record_events(assemble_records(numbered_segments(lines)), parser))
+    records = assemble_records(numbered_segments(lines), fast=parser.fast)
+    yield from fold(_record_events(records, parser))
 
 
 # Lines before the first envelope are TensorRT's only if the log never uses envelopes (5.x
@@ -67,8 +68,11 @@ def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[
         yield from leading
 
 
-def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> ParsedLog:
-    parser = RecordParser()
+def parse_lines(
+    lines: Iterable[bytes | str], source: str = "<lines>", fast: bool = True
+) -> ParsedLog:
+    """Parse a log's lines; ``fast=False`` parses every line with the grammar alone."""
+    parser = RecordParser(fast=fast)
     counter = LineCounter(lines)
     events = list(iter_events(counter, parser))
     return ParsedLog(
@@ -76,21 +80,21 @@ def parse_lines(lines: Iterable[bytes | str], source: str = "<lines>") -> Parsed
     )
 
 
-def parse_text(text: str | bytes, source: str = "<text>") -> ParsedLog:
+def parse_text(text: str | bytes, source: str = "<text>", fast: bool = True) -> ParsedLog:
     separator = b"\n" if isinstance(text, bytes) else "\n"
     lines = text.split(separator)  # type: ignore[arg-type]
     if lines and not lines[-1]:
         lines.pop()
-    return parse_lines(lines, source=source)
+    return parse_lines(lines, source=source, fast=fast)
 
 
-def parse_file(path: str | os.PathLike[str]) -> ParsedLog:
+def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
     """Parse a log file, ``-`` for standard input, or a gzip-compressed log.
 
     Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
     """
     with open_log(path) as stream:
         try:
-            return parse_lines(stream, source=str(path))
+            return parse_lines(stream, source=str(path), fast=fast)
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{path}: read failed ({error})") from error

@@ -29,6 +29,7 @@ from trtlog.parse.envelope import (
     Envelope,
     split_envelope,
 )
+from trtlog.parse.fast_path import EnvelopeCache, FastPath
 from trtlog.parse.grammar import message_parser, message_transformer
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
@@ -64,11 +65,14 @@ class LineCounts:
     envelope_styles: dict[str, int] = field(default_factory=dict)
 
 
-def assemble_records(segments: Iterable[tuple[int, str]]) -> Iterator[Record]:
-    """Attach each bare segment to the enveloped record above it."""
+def assemble_records(segments: Iterable[tuple[int, str]], fast: bool = True) -> Iterator[Record]:
+    """Attach each bare segment to the enveloped record above it. ``fast`` splits the common
+    envelopes with a regular expression instead of the grammar (the same result)."""
     pending: Record | None = None
+    cache = EnvelopeCache() if fast else None
     for number, text in segments:
-        envelope, body = split_envelope(text)
+        split = cache.split(text) if cache is not None else None
+        envelope, body = split if split is not None else split_envelope(text)
         if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
             pending.continuation.append((number, text))
             continue
@@ -84,16 +88,30 @@ def _start_rule(envelope: Envelope) -> str:
 
 
 class RecordParser:
-    """Parses records with the message grammar and keeps the line counts."""
+    """Parses records with the message grammar and keeps the line counts; with ``fast``, the
+    hot one-line forms take the fast path (``trtlog.parse.fast_path``), which gives the same
+    events."""
 
-    def __init__(self) -> None:
+    def __init__(self, fast: bool = True) -> None:
         self._lark: Lark = message_parser()
         self._transformer = message_transformer()
         self.counts = LineCounts()
         self.seen_envelope = False
+        self.fast = fast
+        self._fast_path = FastPath(self._lark) if fast else None
 
     def parse(self, record: Record) -> list[Event]:
         counts = self.counts
+        if self._fast_path is not None and not record.continuation:
+            event = self._fast_path.message(record.envelope, record.body, record.line)
+            if event is not None:
+                counts.segments += 1
+                counts.recognized += 1
+                style = record.envelope.style
+                counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
+                if record.envelope is not NO_ENVELOPE:
+                    self.seen_envelope = True
+                return [event]
         lines = [record.body] + [text for _, text in record.continuation]
         numbers = [record.line] + [number for number, _ in record.continuation]
         counts.segments += len(lines)

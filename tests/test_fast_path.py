@@ -1,0 +1,228 @@
+"""The fast path against the grammar: the same events, or no opinion, on every line.
+
+Every line of every corpus log goes through both; so do generated lines of each hot form with
+awkward names, ids and numbers. The grammar is the specification: any difference fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from trtlog.parse import parse_file
+from trtlog.parse.envelope import split_envelope
+from trtlog.parse.fast_path import EnvelopeCache, FastPath
+from trtlog.parse.grammar import message_parser
+from trtlog.parse.reader import numbered_segments, open_log
+from trtlog.parse.records import Record, RecordParser
+
+ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
+
+
+def grammar_events(envelope_line: str) -> list[object]:
+    envelope, body = split_envelope(envelope_line)
+    return RecordParser(fast=False).parse(Record(7, envelope_line, envelope, body))
+
+
+FAST = FastPath(message_parser())
+
+
+def fast_events(envelope_line: str) -> list[object] | None:
+    envelope, body = split_envelope(envelope_line)
+    event = FAST.message(envelope, body, 7)
+    return None if event is None else [event]
+
+
+def same(left: object, right: object) -> bool:
+    """Equal, with NaN equal to NaN (TensorRT prints "nan" times) and types compared too."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, float) and left != left:
+        return right != right  # type: ignore[comparison-overlap]
+    if isinstance(left, (list, tuple)):
+        return len(left) == len(right) and all(map(same, left, right))  # type: ignore[arg-type]
+    if is_dataclass(left):
+        return all(same(getattr(left, f.name), getattr(right, f.name)) for f in fields(left))
+    return left == right
+
+
+def assert_agrees(envelope_line: str) -> bool:
+    """The fast path's events equal the grammar's wherever it takes the line; whether it did."""
+    cached = EnvelopeCache().split(envelope_line)
+    if cached is not None:
+        assert cached == split_envelope(envelope_line), envelope_line
+    fast = fast_events(envelope_line)
+    if fast is not None:
+        assert same(fast, grammar_events(envelope_line)), envelope_line
+    return fast is not None
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
+def test_every_line_parses_the_same_both_ways(path: Path) -> None:
+    taken = 0
+    with open_log(path) as stream:
+        for _, segment in numbered_segments(stream):
+            taken += assert_agrees(segment)
+    fast, slow = parse_file(path), parse_file(path, fast=False)
+    assert same(fast.events, slow.events)
+    assert fast.counts == slow.counts
+
+
+@needs_corpus
+def test_fast_path_takes_most_lines_of_a_build_log() -> None:
+    # The hot forms are most of a verbose build: the fast path must actually take them.
+    path = next(path for path in CORPUS_LOGS if "10.16.1_trtexec_build" in path.name)
+    with open_log(path) as stream:
+        segments = [segment for _, segment in numbered_segments(stream)]
+    taken = sum(fast_events(segment) is not None for segment in segments)
+    assert taken > 0.7 * len(segments)
+
+
+STAMP = "[07/07/2026-02:11:00] "
+ENVELOPES = [
+    STAMP + "[V] [TRT] ",
+    STAMP + "[W] [TRT] ",
+    "[07/07/2026-02:11:00] [TRT] [V] ",
+    "[07/07/2026-02:11:00][V][TRT]",
+    "[TensorRT] VERBOSE: ",
+    "[V] ",
+    "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - ",
+    "",
+]
+names = st.one_of(
+    st.sampled_from(
+        [
+            "node_conv2d + node_relu",
+            "{ForeignNode[/a/b...c]}",
+            "PWN(x + y, z)",
+            "(Unnamed Layer* 3) [Shuffle]",
+            "Conv (CaskConvolution) x",
+            "a -> b",
+            "Optimizer Reformat(x:0 -> <out>)",
+            "layer (Reformat) profiling completed in 1 seconds.",
+            "x [Float(1) -> Half(1)] y",
+        ]
+    ),
+    st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=30),
+)
+ids = st.one_of(
+    st.integers(min_value=-(2**63), max_value=2**64 - 1).map(str),
+    st.integers(min_value=0, max_value=2**64 - 1).map(lambda value: f"0x{value:016x}"),
+    st.sampled_from(["0xd15ea5edd15ea5ed", "0", "-3360065831133338131", "0XAB"]),
+)
+numbers = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
+    st.sampled_from(["inf", "-inf", "nan", "3.40282e+38", "1e-05", ".5", "7", "+1.0E3"]),
+)
+kernels = st.sampled_from(
+    ["sm90_xmma_fprop_implicit_gemm_f32f32", "maxwell_scudnn_128x32_relu_medium_nn_v1", "k"]
+)
+formats = st.sampled_from(
+    ["", "Float(784,784,28,1)", "Half(784,1:8,28,1), Int32(1)", "Float(3,1) ", "Int8(1:32)"]
+)
+runners = st.sampled_from(["CaskConvolution", "Reformat", "Myelin", "PointWiseV2", "x1"])
+runner_ids = st.sampled_from(["", "[0x80000009]", "[0x0]"])
+parameters = st.sampled_from(["", " numSplitK: 1 numBuffers: 0 numKernels: 1"])
+
+messages = st.one_of(
+    st.builds(lambda i, t: f"Tactic: {i} Time: {t}", ids, numbers),
+    st.builds(lambda i, t: f"Tactic: {i} time {t}", ids, numbers),
+    st.builds(lambda i, t: f"Tactic {i} time {t}", ids, numbers),
+    st.builds(
+        lambda k, p, i, t: f"Tactic Name: {k}{p} Tactic: {i} Time: {t}",
+        kernels,
+        parameters,
+        ids,
+        numbers,
+    ),
+    st.builds(lambda i, t: f"Fastest Tactic: {i} Time: {t}", ids, numbers),
+    st.builds(
+        lambda n, r, ri, s, i, t: (
+            f"{n} ({r}{ri}) profiling completed in {s} seconds. Fastest Tactic: {i} Time: {t}"
+        ),
+        names,
+        runners,
+        runner_ids,
+        numbers,
+        ids,
+        numbers,
+    ),
+    st.builds(
+        lambda n, r, ri: f"--------------- Timing Runner: {n} ({r}{ri})", names, runners, runner_ids
+    ),
+    st.builds(
+        lambda a, b: f"*************** Autotuning format combination: {a} -> {b} ***************",
+        formats,
+        formats,
+    ),
+    st.builds(
+        lambda a, b: f"*************** Autotuning Reformat:{a} -> {b} ***************",
+        formats,
+        formats,
+    ),
+    st.builds(lambda n: f"=============== Computing costs for {n}", names),
+    st.just("=============== Computing costs for "),
+    st.builds(lambda r, i: f">>>>>>>>>>>>>>> Chose Runner Type: {r} Tactic: {i}", runners, ids),
+    st.builds(lambda n: f" (foreignNode) {n}", names),
+    st.builds(
+        lambda n, h, d, s: f"Layer: {n} Host Persistent: {h} Device Persistent: {d}{s}",
+        names,
+        st.integers(0, 10**9),
+        st.integers(0, 10**9),
+        st.sampled_from(["", " Scratch Memory: 0", " Scratch Memory: 2048"]),
+    ),
+    st.builds(
+        lambda n, k, i, p: f"{n} Set Tactic Name: {k}{i}{p}",
+        names,
+        kernels,
+        st.sampled_from(["", " Tactic: 0x0ebe499388e08286", " Tactic: 7144526460361122478"]),
+        parameters,
+    ),
+    st.builds(
+        lambda n, a, b, r, i, t: f"{n} [{a} -> {b}] got cached result: {r}, tactic {i}, {t} ms",
+        names,
+        formats,
+        formats,
+        runners,
+        ids,
+        numbers,
+    ),
+)
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ENVELOPES), messages)
+def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -> None:
+    assert_agrees(envelope + message)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        STAMP + "[V] [TRT] Tactic Name: sm90_xmma_fprop Tactic: 0xd705508dd9583354 Time: 0.013",
+        STAMP + "[V] [TRT] Tactic: 0x00000000000003e8 Time: 0.00193877",
+        "[TensorRT] VERBOSE: Tactic: 1002 time 0.064928",
+        STAMP + "[V] [TRT] Fastest Tactic: 0xd15ea5edd15ea5ed Time: inf",
+        STAMP + "[V] [TRT] c1 (CaskConvolution[0x80000009]) profiling completed in 0.11 seconds. "
+        "Fastest Tactic: 0x5b8bf1b8028629d9 Time: 0.0057",
+        STAMP + "[V] [TRT] --------------- Timing Runner: c1 + r1 (CaskConvolution[0x80000009])",
+        STAMP + "[V] [TRT] *************** Autotuning format combination: Float(1,1) -> "
+        "Half(1,1) ***************",
+        STAMP + "[V] [TRT] =============== Computing costs for c1 + r1",
+        STAMP + "[V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x63",
+        STAMP + "[V] [TRT]  (foreignNode)    0, 0.0188, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841,",
+        STAMP + "[V] [TRT] Layer: c1 Host Persistent: 1664 Device Persistent: 8192 Scratch "
+        "Memory: 0",
+        STAMP + "[V] [TRT] c1 Set Tactic Name: maxwell_scudnn_128x32 Tactic: 0x0ebe499388e08286",
+        STAMP + "[V] [TRT] c1 [Float(1024,1) -> Half(1024,1)] got cached result: Reformat, "
+        "tactic 0x00000000000003e8, 0.0029 ms",
+    ],
+)
+def test_each_hot_form_takes_the_fast_path(line: str) -> None:
+    assert assert_agrees(line), f"the fast path did not take: {line}"

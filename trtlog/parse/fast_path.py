@@ -1,0 +1,440 @@
+"""A fast path for the message forms that make up most of a verbose log.
+
+Tactic timings, timing runners, format combinations, fastest and chosen tactics, Myelin's tactic
+tables and per-layer memory are over nine lines in ten of a large build's log. Parsing them with
+the grammar costs tens of microseconds a line; the regular expressions here cost one. Each one
+accepts a subset of what its grammar rule accepts and builds the event exactly as that rule's
+transformer does, so the grammar stays the specification: ``tests/test_fast_path.py`` runs both
+on every line of the corpus and on generated lines and fails on any difference. A line the fast
+path does not take (or takes no part of) goes to the grammar, so a new form is added to the
+grammar first and may be added here later.
+
+Only single-line records are taken here: a record with continuation lines is the grammar's,
+which decides how many of them the message spans. And a line is only taken when the grammar's
+lexer would start it with the same terminal: Lark tries the terminals a message may start with
+in a fixed order, and a lazy one such as ``PROFILED_SUBJECT`` (anything up to " (<Runner>)
+profiling completed in ") comes before literals such as "=============== Computing costs for".
+``_StartConflicts`` reads that order from the parser itself and declines any line that an
+earlier terminal would take.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from lark import Lark
+
+from trtlog.events.autotuning import (
+    ChoseRunner,
+    ComputingCosts,
+    FastestTactic,
+    FormatCombination,
+    SetTacticName,
+    TacticTiming,
+    TimingCacheHit,
+    TimingRunner,
+)
+from trtlog.events.base import Event, TacticId, time_ms
+from trtlog.events.memory import LayerMemory
+from trtlog.events.notes import MyelinTrace
+from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope, parse_timestamp
+
+# The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
+_ID = r"0x[0-9a-fA-F]+|-?\d+"
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
+_RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
+_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
+
+_TACTIC = re.compile(rf"Tactic:? ({_ID}) [Tt]ime:? ({_NUMBER})")
+_NAMED_TACTIC = re.compile(rf"Tactic Name: (\S+)({_PARAMETERS})? Tactic: ({_ID}) Time: ({_NUMBER})")
+_FASTEST = re.compile(rf"Fastest Tactic: ({_ID}) Time: ({_NUMBER})")
+_PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
+_PROFILED_REST = re.compile(
+    rf"{_RUNNER} profiling completed in ({_NUMBER}) seconds\. Fastest Tactic: ({_ID}) Time: "
+    rf"({_NUMBER})"
+)
+_TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
+_RUNNER_PARTS = re.compile(_RUNNER)
+_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({_ID})")
+_COSTS = re.compile(r"=============== Computing costs for([: ].*)?")
+_COMBINATION = re.compile(
+    r"\*{15} Autotuning (format combination: |Reformat: ?)"
+    r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
+)
+_FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
+_SET_TACTIC_NAME = re.compile(
+    rf"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ({_ID}))?"
+    rf"({_PARAMETERS})?"
+)
+_SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
+_MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
+_LAYER_MEMORY = re.compile(
+    r"Layer: (.+?) Host ?Persistent: (\d+)(?: bytes)? Device ?Persistent: (\d+)(?: bytes)?"
+    r"(?: Scratch Memory: (\d+)(?: bytes)?)?"
+)
+_CACHE_HIT = re.compile(
+    rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ([A-Za-z]\w*), "
+    rf"tactic ({_ID}), ({_NUMBER}) ms"
+)
+
+Fields = dict[str, Any]
+
+
+def _tactic(body: str, fields: Fields) -> Event | None:
+    if body.startswith("Tactic Name: "):
+        match = _NAMED_TACTIC.fullmatch(body)
+        if match is None:
+            return None
+        kernel, parameters, tactic, time = match.groups()
+        return TacticTiming(
+            **fields,
+            tactic=TacticId.parse(tactic),
+            time_ms=time_ms(time),
+            kernel=kernel,
+            kernel_parameters=None if parameters is None else parameters.strip(),
+        )
+    match = _TACTIC.fullmatch(body)
+    if match is None:
+        return None
+    return TacticTiming(
+        **fields, tactic=TacticId.parse(match.group(1)), time_ms=time_ms(match.group(2))
+    )
+
+
+def _fastest(body: str, fields: Fields) -> Event | None:
+    match = _FASTEST.fullmatch(body)
+    if match is None:
+        return None
+    tactic, time = match.groups()
+    return FastestTactic(**fields, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+
+
+def _profiled(body: str, fields: Fields) -> Event | None:
+    # The layer runs up to the first " (<Runner>) profiling completed in ", as the grammar's
+    # lazy terminal takes it; what follows must then match in full.
+    at = _PROFILED_AT.search(body)
+    if at is None or at.start() == 0:
+        return None
+    match = _PROFILED_REST.fullmatch(body, at.start())
+    if match is None:
+        return None
+    runner, runner_id, seconds, tactic, time = match.groups()
+    return FastestTactic(
+        **fields,
+        layer=body[: at.start()],
+        runner=runner,
+        runner_id=None if runner_id is None else int(runner_id, 16),
+        tactic=TacticId.parse(tactic),
+        time_ms=time_ms(time),
+        profiling_seconds=float(seconds),
+    )
+
+
+def _timing_runner(body: str, fields: Fields) -> Event | None:
+    match = _TIMING_RUNNER.fullmatch(body)
+    if match is None:
+        return None
+    subject, _suffix, runner, runner_id = match.groups()
+    if subject is not None and _RUNNER_PARTS.search(subject + " "):
+        # A subject holding another runner suffix: leave the split to the grammar.
+        return None
+    return TimingRunner(
+        **fields,
+        layer=subject,
+        runner=runner,
+        runner_id=None if runner_id is None else int(runner_id, 16),
+    )
+
+
+def _formats(text: str | None) -> tuple[str, ...]:
+    if text is None or not text.strip():
+        return ()
+    return tuple(_FORMAT_SEPARATOR.split(text.strip()))
+
+
+def _combination(body: str, fields: Fields) -> Event | None:
+    match = _COMBINATION.fullmatch(body)
+    if match is None:
+        return None
+    kind, inputs, outputs = match.groups()
+    if (inputs and (" -> " in inputs or "***************" in inputs)) or (
+        outputs and " -> " in outputs
+    ):
+        return None
+    return FormatCombination(
+        **fields,
+        inputs=_formats(inputs),
+        outputs=_formats(outputs),
+        reformat=kind.startswith("Reformat"),
+    )
+
+
+def _costs(body: str, fields: Fields) -> Event | None:
+    match = _COSTS.fullmatch(body)
+    if match is None:
+        return None
+    return ComputingCosts(**fields, layer=(match.group(1) or "").strip() or None)
+
+
+def _chose(body: str, fields: Fields) -> Event | None:
+    match = _CHOSE.fullmatch(body)
+    if match is None:
+        return None
+    return ChoseRunner(
+        **fields, chosen_runner=match.group(1), tactic=TacticId.parse(match.group(2))
+    )
+
+
+def _myelin(body: str, fields: Fields) -> Event | None:
+    match = _MYELIN.fullmatch(body)
+    if match is None:
+        return None
+    return MyelinTrace(**fields, text=match.group(1).strip())
+
+
+def _layer_memory(body: str, fields: Fields) -> Event | None:
+    match = _LAYER_MEMORY.fullmatch(body)
+    if match is None:
+        return None
+    layer, host, device, scratch = match.groups()
+    return LayerMemory(
+        **fields,
+        layer=layer,
+        host_persistent=int(host),
+        device_persistent=int(device),
+        scratch=None if scratch is None else int(scratch),
+    )
+
+
+def _set_tactic_name(body: str, fields: Fields) -> Event | None:
+    match = _SET_TACTIC_NAME.fullmatch(body)
+    if match is None:
+        return None
+    subject, kernel, tactic, parameters = match.groups()
+    layer, variant = subject, None
+    variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
+    if variant_match:
+        layer, variant = variant_match.group("layer"), variant_match.group("variant")
+    return SetTacticName(
+        **fields,
+        subject=layer,
+        variant=variant,
+        kernel=kernel,
+        tactic=None if tactic is None else TacticId.parse(tactic),
+        kernel_parameters=None if parameters is None else parameters.strip(),
+    )
+
+
+def _cache_hit(body: str, fields: Fields) -> Event | None:
+    match = _CACHE_HIT.fullmatch(body)
+    if match is None:
+        return None
+    subject, inputs, outputs, runner, tactic, time = match.groups()
+    if " [" in subject:
+        return None
+    return TimingCacheHit(
+        **fields,
+        subject=subject,
+        formats=f"{inputs or ''} -> {outputs or ''}",
+        cached_runner=runner,
+        tactic=TacticId.parse(tactic),
+        time_ms=time_ms(time),
+    )
+
+
+# By the first character of the body: the parser, and the literal or terminal the grammar's
+# lexer starts that form with. Forms that start with a layer name are tried by a phrase they
+# contain.
+_BY_FIRST: dict[str, tuple[Callable[[str, Fields], Event | None], str]] = {
+    "F": (_fastest, "'Fastest Tactic: "),
+    "-": (_timing_runner, "'--------------- Timing Runner: "),
+    "=": (_costs, "'=============== Computing costs for"),
+    ">": (_chose, "'>>>>>>>>>>>>>>> Chose Runner Type: "),
+    " ": (_myelin, "MYELIN_PREFIX"),
+    "L": (_layer_memory, "'Layer: "),
+}
+_BY_PHRASE: tuple[tuple[str, Callable[[str, Fields], Event | None], str], ...] = (
+    (" profiling completed in ", _profiled, "PROFILED_SUBJECT"),
+    ("Set Tactic Name: ", _set_tactic_name, "SET_TACTIC_SUBJECT"),
+    ("] got cached result: ", _cache_hit, "CACHED_SUBJECT"),
+)
+
+
+_Candidate = tuple[Callable[[str, Fields], Event | None], str]
+
+
+def _candidates(body: str) -> list[_Candidate]:
+    """The hot forms ``body`` may be, each with the terminal (or "'literal") the grammar's lexer
+    would start it with."""
+    candidates: list[_Candidate] = []
+    first = body[0]
+    if first == "T":
+        if body.startswith("Tactic Name: "):
+            candidates.append((_tactic, "'Tactic Name: "))
+        elif body.startswith("Tactic"):
+            candidates.append((_tactic, "_TACTIC_KEYWORD"))
+    elif first == "*":
+        if body.startswith("*************** Autotuning format combination: "):
+            candidates.append((_combination, "'*************** Autotuning format combination: "))
+        elif body.startswith("*************** Autotuning Reformat:"):
+            candidates.append((_combination, "'*************** Autotuning Reformat:"))
+    elif first in _BY_FIRST:
+        candidates.append(_BY_FIRST[first])
+    for phrase, parse, terminal in _BY_PHRASE:
+        if phrase in body:
+            if parse is _set_tactic_name and body.startswith(("Set Tactic Name: ", " Set")):
+                terminal = "_SET_TACTIC_NAME"
+            candidates.append((parse, terminal))
+            break
+    return candidates
+
+
+class FastPath:
+    """The fast path for one message grammar (built once per parser)."""
+
+    def __init__(self, lark: Lark, start: str = "message") -> None:
+        self._conflicts = _StartConflicts(lark, start)
+
+    def message(self, envelope: Envelope, body: str, line: int) -> Event | None:
+        """The event of a one-line record whose message is one of the hot forms, else None."""
+        if not body or envelope.producer == "trtexec" or envelope.producer in FOREIGN_PRODUCERS:
+            return None
+        fields: Fields = {
+            "line": line,
+            "end_line": line,
+            "timestamp": envelope.timestamp,
+            "severity": envelope.severity,
+            "producer": envelope.producer,
+        }
+        for parse, terminal in _candidates(body):
+            if self._conflicts.clear(terminal, body):
+                event = parse(body, fields)
+                if event is not None:
+                    return event
+        return None
+
+
+# A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
+_LAZY_SUBJECT = "[^\n]+?(?="
+
+
+class _StartConflicts:
+    """For each terminal a hot form starts with, whether a terminal the lexer tries before it
+    would take the line instead."""
+
+    def __init__(self, lark: Lark, start: str) -> None:
+        frontend = lark.parser
+        state = frontend.parser.parser.parse_table.start_states[start]
+        self._order = list(frontend.lexer.lexers[state].scanner.terminals)
+        self._checks: dict[str, Callable[[str], bool]] = {}
+
+    def clear(self, terminal: str, body: str) -> bool:
+        check = self._checks.get(terminal)
+        if check is None:
+            check = self._checks[terminal] = self._check_for(terminal)
+        return check(body)
+
+    def _check_for(self, terminal: str) -> Callable[[str], bool]:
+        names = [
+            "'" + str(definition.pattern.value)
+            if definition.pattern.type == "str"
+            else definition.name
+            for definition in self._order
+        ]
+        if terminal not in names:
+            # Not a terminal this start state knows: never take the fast path.
+            return lambda body: False
+        literal = terminal[1:] if terminal.startswith("'") else None
+        prefixes: list[str] = []
+        lookaheads: list[str] = []
+        others: list[str] = []
+        for definition in self._order[: names.index(terminal)]:
+            pattern = definition.pattern
+            if pattern.type == "str":
+                value = str(pattern.value)
+                # Only a literal that agrees with ours as far as both go can match our lines.
+                if literal is None or value.startswith(literal) or literal.startswith(value):
+                    prefixes.append(value)
+                continue
+            regexp = pattern.to_regexp()
+            if regexp.startswith(_LAZY_SUBJECT) and regexp.endswith(")"):
+                lookaheads.append(regexp[len(_LAZY_SUBJECT) : -1])
+            else:
+                others.append(regexp)
+        return _make_check(tuple(prefixes), lookaheads, others)
+
+
+def _make_check(
+    prefixes: tuple[str, ...], lookaheads: list[str], others: list[str]
+) -> Callable[[str], bool]:
+    after_start = re.compile("|".join(f"(?:{x})" for x in lookaheads)) if lookaheads else None
+    at_start = re.compile("|".join(f"(?:{x})" for x in others)) if others else None
+
+    def clear(body: str) -> bool:
+        if prefixes and body.startswith(prefixes):
+            return False
+        if after_start is not None and after_start.search(body, 1):
+            return False
+        return at_start is None or at_start.match(body) is None
+
+    return clear
+
+
+# The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
+# API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.
+_TIMESTAMPED = re.compile(
+    r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
+    r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
+)
+_LEVELS = {
+    "V": "verbose",
+    "I": "info",
+    "W": "warning",
+    "E": "error",
+    "F": "fatal",
+    "X": "extra_verbose",
+    "S": "super_verbose",
+    "U": "ultra_verbose",
+    "!": "critical",
+}
+
+
+class EnvelopeCache:
+    """Envelopes by prefix: the lines of one second at one level share one."""
+
+    def __init__(self) -> None:
+        self._envelopes: dict[str, Envelope] = {}
+
+    def split(self, line: str) -> tuple[Envelope, str] | None:
+        """The envelope and body of a line with a timestamped envelope; None for others."""
+        if not line.startswith("["):
+            return None
+        match = _TIMESTAMPED.match(line)
+        if match is None:
+            return None
+        end = match.end()
+        prefix = line[:end]
+        envelope = self._envelopes.get(prefix)
+        if envelope is None:
+            envelope = self._envelopes[prefix] = _envelope(match)
+            if len(self._envelopes) > 4096:
+                self._envelopes.clear()
+        return envelope, line[end:]
+
+
+def _envelope(match: re.Match[str]) -> Envelope:
+    stamp, level, library, python_library, python_level = match.groups()
+    timestamp: datetime | None = parse_timestamp(stamp)
+    if level is not None:
+        producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
+        return Envelope("trtexec", timestamp, _LEVELS[level], producer)
+    producer = "trtllm" if "LLM" in python_library else "trt"
+    return Envelope(
+        "python-api", timestamp, None if python_level is None else _LEVELS[python_level], producer
+    )
+
+
+__all__ = ["EnvelopeCache", "FastPath"]
