@@ -41,9 +41,7 @@ def split_log(lines: list[bytes]) -> tuple[list[bytes], list[bytes], list[bytes]
     if start is None:
         raise SystemExit("the log has no autotuning section")
     # A "Computing costs for" header may sit a line above the first runner of its layer.
-    end = next(
-        (i for i in range(start, len(lines)) if _SECTION_END in lines[i]), len(lines)
-    )
+    end = next((i for i in range(start, len(lines)) if _SECTION_END in lines[i]), len(lines))
     return lines[:start], lines[start:end], lines[end:]
 
 
@@ -86,8 +84,7 @@ def generate(source: Path, target: Path, size: int) -> int:
             out.write(part)
         written = sum(map(len, head)) + sum(map(len, tail))
         while written < size or copies == 0:
-            suffix = b"_r%d" % copies
-            copy = pattern.sub(lambda match: match.group(1) + suffix, text) if names else text
+            copy = pattern.sub(rb"\g<1>_r%d" % copies, text) if names else text
             out.write(copy)
             written += len(copy)
             copies += 1
