@@ -19,6 +19,7 @@ from trtlog.parse.envelope import split_envelope
 from trtlog.parse.fast_path import EnvelopeCache, FastPath
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
+from trtlog.parse.rows import is_row, materialize
 from trtlog.parse.records import Record, RecordParser
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
@@ -34,8 +35,11 @@ FAST = FastPath(message_parser())
 
 def fast_events(envelope_line: str) -> list[object] | None:
     envelope, body = split_envelope(envelope_line)
-    event = FAST.message(envelope, body, 7)
-    return None if event is None else [event]
+    item = FAST.message(envelope, body, 7)
+    if item is None:
+        return None
+    # The bulk kinds come as rows; the event a row stands for must be the grammar's.
+    return [materialize(item) if is_row(item) else item]
 
 
 def same(left: object, right: object) -> bool:
@@ -167,6 +171,27 @@ messages = st.one_of(
         formats,
     ),
     st.builds(lambda n: f"=============== Computing costs for {n}", names),
+    st.builds(lambda n: f"=============== Computing reformatting costs{n}", names),
+    st.sampled_from(
+        [
+            "=============== Computing reformatting costs:",
+            "Tactic: 0 is the only option, timing skipped",
+        ]
+    ),
+    st.builds(
+        lambda i, r, a, form: form.format(i, r, a),
+        ids,
+        st.integers(0, 2**40),
+        st.integers(0, 2**40),
+        st.sampled_from(
+            [
+                "Tactic: {} skipped. Scratch requested: {}, available: {}",
+                "Tactic {} scratch requested: {}, available: {}",
+            ]
+        ),
+    ),
+    st.builds(lambda r, n: f"Skipping {r}: No valid tactics for {n}", runners, names),
+    st.builds(lambda r: f"{r} has no valid tactics for this config, skipping", runners),
     st.just("=============== Computing costs for "),
     st.builds(lambda r, i: f">>>>>>>>>>>>>>> Chose Runner Type: {r} Tactic: {i}", runners, ids),
     st.builds(lambda n: f" (foreignNode) {n}", names),
@@ -215,6 +240,10 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
         STAMP + "[V] [TRT] *************** Autotuning format combination: Float(1,1) -> "
         "Half(1,1) ***************",
         STAMP + "[V] [TRT] =============== Computing costs for c1 + r1",
+        STAMP + "[V] [TRT] =============== Computing reformatting costs for available formats",
+        STAMP + "[V] [TRT] Tactic: 0x0000000000000001 skipped. Scratch requested: 6, available: 0",
+        STAMP + "[V] [TRT] Skipping CaskFlattenConvolution: No valid tactics for c1 + r1",
+        STAMP + "[V] [TRT] CudaDepthwiseConvolution has no valid tactics for this config, skipping",
         STAMP + "[V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x63",
         STAMP + "[V] [TRT]  (foreignNode)    0, 0.0188, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841,",
         STAMP + "[V] [TRT] Layer: c1 Host Persistent: 1664 Device Persistent: 8192 Scratch "

@@ -10,12 +10,14 @@ from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
+from trtlog.parse.rows import Item, materialize
 
 __all__ = [
     "LineCounter",
     "LogSourceError",
     "ParsedLog",
     "iter_events",
+    "iter_items",
     "parse_file",
     "parse_lines",
     "parse_text",
@@ -39,6 +41,13 @@ def iter_events(
     lines: Iterable[bytes | str], parser: RecordParser | None = None
 ) -> Iterator[Event]:
     """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
+    for item in iter_items(lines, parser):
+        yield materialize(item) if type(item) is tuple else item  # type: ignore[misc]
+
+
+def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
+    """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
+    table builders read."""
     parser = parser or RecordParser()
     records = assemble_records(numbered_segments(lines), fast=parser.fast)
     yield from fold(_record_events(records, parser))
@@ -49,8 +58,8 @@ def iter_events(
 _LEADING_LINES_LIMIT = 1000
 
 
-def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[Event]:
-    leading: list[Event] | None = []
+def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[Item]:
+    leading: list[Item] | None = []
     for record in records:
         events = parser.parse(record)
         if leading is None:

@@ -14,8 +14,8 @@ which decides how many of them the message spans. And a line is only taken when 
 lexer would start it with the same terminal: Lark tries the terminals a message may start with
 in a fixed order, and a lazy one such as ``PROFILED_SUBJECT`` (anything up to " (<Runner>)
 profiling completed in ") comes before literals such as "=============== Computing costs for".
-``_StartConflicts`` reads that order from the parser itself and declines any line that an
-earlier terminal would take.
+``trtlog.parse.lexer_order`` reads that order from the parser itself, and a line that an
+earlier terminal would take is left to the grammar.
 """
 
 from __future__ import annotations
@@ -32,15 +32,19 @@ from trtlog.events.autotuning import (
     ComputingCosts,
     FastestTactic,
     FormatCombination,
+    RunnerSkipped,
     SetTacticName,
+    TacticSkipped,
     TacticTiming,
     TimingCacheHit,
     TimingRunner,
 )
-from trtlog.events.base import Event, TacticId, time_ms
+from trtlog.events.base import TacticId, time_ms
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope, parse_timestamp
+from trtlog.parse.envelope import FOREIGN_PRODUCERS, NO_ENVELOPE, Envelope, parse_timestamp
+from trtlog.parse.lexer_order import StartConflicts
+from trtlog.parse.rows import Item
 
 # The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
 _ID = r"0x[0-9a-fA-F]+|-?\d+"
@@ -59,7 +63,14 @@ _PROFILED_REST = re.compile(
 _TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
 _RUNNER_PARTS = re.compile(_RUNNER)
 _CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({_ID})")
-_COSTS = re.compile(r"=============== Computing costs for([: ].*)?")
+_COSTS = re.compile(r"=============== Computing (costs for|reformatting costs)([: ].*)?")
+_TACTIC_SKIPPED = re.compile(
+    rf"Tactic:? ({_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
+    r"available: (\d+)"
+)
+_ONLY_TACTIC = re.compile(rf"Tactic:? ({_ID}) is the only option, timing skipped")
+_RUNNER_SKIPPED = re.compile(r"Skipping ([A-Za-z]\w*): No valid tactics for ([^\n]+)")
+_RUNNER_HAS_NONE = re.compile(r"([A-Za-z]\w*) has no valid tactics for this config, skipping")
 _COMBINATION = re.compile(
     r"\*{15} Autotuning (format combination: |Reformat: ?)"
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
@@ -80,31 +91,72 @@ _CACHE_HIT = re.compile(
     rf"tactic ({_ID}), ({_NUMBER}) ms"
 )
 
-Fields = dict[str, Any]
+# (line, end_line, timestamp, severity, producer): the fields every event has, in order.
+Head = tuple[Any, ...]
+_HEAD_NAMES = ("line", "end_line", "timestamp", "severity", "producer")
+# An autotuning row's context before the fold links it: layer, formats, runner, runner_id, build.
+_NO_CONTEXT = (None, None, None, None, 0)
 
 
-def _tactic(body: str, fields: Fields) -> Event | None:
+def _fields(head: Head) -> dict[str, Any]:
+    return dict(zip(_HEAD_NAMES, head, strict=True))
+
+
+def _tactic(body: str, head: Head) -> Item | None:
+    if "ime" not in body:
+        return _tactic_skipped(body, head)
     if body.startswith("Tactic Name: "):
         match = _NAMED_TACTIC.fullmatch(body)
         if match is None:
             return None
         kernel, parameters, tactic, time = match.groups()
-        return TacticTiming(
-            **fields,
-            tactic=TacticId.parse(tactic),
-            time_ms=time_ms(time),
-            kernel=kernel,
-            kernel_parameters=None if parameters is None else parameters.strip(),
+        return (
+            TacticTiming,
+            *head,
+            *_NO_CONTEXT,
+            TacticId.parse(tactic),
+            time_ms(time),
+            kernel,
+            None if parameters is None else parameters.strip(),
         )
     match = _TACTIC.fullmatch(body)
     if match is None:
         return None
-    return TacticTiming(
-        **fields, tactic=TacticId.parse(match.group(1)), time_ms=time_ms(match.group(2))
-    )
+    tactic, time = match.groups()
+    return (TacticTiming, *head, *_NO_CONTEXT, TacticId.parse(tactic), time_ms(time), None, None)
 
 
-def _fastest(body: str, fields: Fields) -> Event | None:
+def _tactic_skipped(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
+    match = _TACTIC_SKIPPED.fullmatch(body)
+    if match is not None:
+        tactic, requested, available = match.groups()
+        return TacticSkipped(
+            **fields,
+            tactic=TacticId.parse(tactic),
+            reason="scratch",
+            scratch_requested=int(requested),
+            scratch_available=int(available),
+        )
+    match = _ONLY_TACTIC.fullmatch(body)
+    if match is None:
+        return None
+    return TacticSkipped(**fields, tactic=TacticId.parse(match.group(1)), reason="only option")
+
+
+def _runner_skipped(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
+    match = _RUNNER_SKIPPED.fullmatch(body)
+    if match is not None:
+        return RunnerSkipped(**fields, skipped_runner=match.group(1), layer=match.group(2).strip())
+    match = _RUNNER_HAS_NONE.fullmatch(body)
+    if match is None:
+        return None
+    return RunnerSkipped(**fields, skipped_runner=match.group(1))
+
+
+def _fastest(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _FASTEST.fullmatch(body)
     if match is None:
         return None
@@ -112,7 +164,8 @@ def _fastest(body: str, fields: Fields) -> Event | None:
     return FastestTactic(**fields, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
 
 
-def _profiled(body: str, fields: Fields) -> Event | None:
+def _profiled(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     # The layer runs up to the first " (<Runner>) profiling completed in ", as the grammar's
     # lazy terminal takes it; what follows must then match in full.
     at = _PROFILED_AT.search(body)
@@ -133,7 +186,8 @@ def _profiled(body: str, fields: Fields) -> Event | None:
     )
 
 
-def _timing_runner(body: str, fields: Fields) -> Event | None:
+def _timing_runner(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _TIMING_RUNNER.fullmatch(body)
     if match is None:
         return None
@@ -155,7 +209,8 @@ def _formats(text: str | None) -> tuple[str, ...]:
     return tuple(_FORMAT_SEPARATOR.split(text.strip()))
 
 
-def _combination(body: str, fields: Fields) -> Event | None:
+def _combination(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _COMBINATION.fullmatch(body)
     if match is None:
         return None
@@ -172,14 +227,18 @@ def _combination(body: str, fields: Fields) -> Event | None:
     )
 
 
-def _costs(body: str, fields: Fields) -> Event | None:
+def _costs(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _COSTS.fullmatch(body)
     if match is None:
         return None
-    return ComputingCosts(**fields, layer=(match.group(1) or "").strip() or None)
+    if match.group(1) == "reformatting costs":
+        return ComputingCosts(**fields, reformatting=True)
+    return ComputingCosts(**fields, layer=(match.group(2) or "").strip() or None)
 
 
-def _chose(body: str, fields: Fields) -> Event | None:
+def _chose(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _CHOSE.fullmatch(body)
     if match is None:
         return None
@@ -188,14 +247,15 @@ def _chose(body: str, fields: Fields) -> Event | None:
     )
 
 
-def _myelin(body: str, fields: Fields) -> Event | None:
+def _myelin(body: str, head: Head) -> Item | None:
     match = _MYELIN.fullmatch(body)
     if match is None:
         return None
-    return MyelinTrace(**fields, text=match.group(1).strip())
+    return (MyelinTrace, *head, match.group(1).strip())
 
 
-def _layer_memory(body: str, fields: Fields) -> Event | None:
+def _layer_memory(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _LAYER_MEMORY.fullmatch(body)
     if match is None:
         return None
@@ -209,7 +269,7 @@ def _layer_memory(body: str, fields: Fields) -> Event | None:
     )
 
 
-def _set_tactic_name(body: str, fields: Fields) -> Event | None:
+def _set_tactic_name(body: str, head: Head) -> Item | None:
     match = _SET_TACTIC_NAME.fullmatch(body)
     if match is None:
         return None
@@ -218,17 +278,20 @@ def _set_tactic_name(body: str, fields: Fields) -> Event | None:
     variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
     if variant_match:
         layer, variant = variant_match.group("layer"), variant_match.group("variant")
-    return SetTacticName(
-        **fields,
-        subject=layer,
-        variant=variant,
-        kernel=kernel,
-        tactic=None if tactic is None else TacticId.parse(tactic),
-        kernel_parameters=None if parameters is None else parameters.strip(),
+    return (
+        SetTacticName,
+        *head,
+        *_NO_CONTEXT,
+        layer,
+        kernel,
+        None if tactic is None else TacticId.parse(tactic),
+        None if parameters is None else parameters.strip(),
+        variant,
     )
 
 
-def _cache_hit(body: str, fields: Fields) -> Event | None:
+def _cache_hit(body: str, head: Head) -> Item | None:
+    fields = _fields(head)
     match = _CACHE_HIT.fullmatch(body)
     if match is None:
         return None
@@ -248,22 +311,22 @@ def _cache_hit(body: str, fields: Fields) -> Event | None:
 # By the first character of the body: the parser, and the literal or terminal the grammar's
 # lexer starts that form with. Forms that start with a layer name are tried by a phrase they
 # contain.
-_BY_FIRST: dict[str, tuple[Callable[[str, Fields], Event | None], str]] = {
+_BY_FIRST: dict[str, tuple[Callable[[str, Head], Item | None], str]] = {
     "F": (_fastest, "'Fastest Tactic: "),
     "-": (_timing_runner, "'--------------- Timing Runner: "),
-    "=": (_costs, "'=============== Computing costs for"),
     ">": (_chose, "'>>>>>>>>>>>>>>> Chose Runner Type: "),
     " ": (_myelin, "MYELIN_PREFIX"),
     "L": (_layer_memory, "'Layer: "),
 }
-_BY_PHRASE: tuple[tuple[str, Callable[[str, Fields], Event | None], str], ...] = (
+_BY_PHRASE: tuple[tuple[str, Callable[[str, Head], Item | None], str], ...] = (
+    (" has no valid tactics for this config, skipping", _runner_skipped, "SKIPPED_RUNNER"),
     (" profiling completed in ", _profiled, "PROFILED_SUBJECT"),
     ("Set Tactic Name: ", _set_tactic_name, "SET_TACTIC_SUBJECT"),
     ("] got cached result: ", _cache_hit, "CACHED_SUBJECT"),
 )
 
 
-_Candidate = tuple[Callable[[str, Fields], Event | None], str]
+_Candidate = tuple[Callable[[str, Head], Item | None], str]
 
 
 def _candidates(body: str) -> list[_Candidate]:
@@ -281,6 +344,13 @@ def _candidates(body: str) -> list[_Candidate]:
             candidates.append((_combination, "'*************** Autotuning format combination: "))
         elif body.startswith("*************** Autotuning Reformat:"):
             candidates.append((_combination, "'*************** Autotuning Reformat:"))
+    elif first == "=":
+        if body.startswith("=============== Computing costs for"):
+            candidates.append((_costs, "'=============== Computing costs for"))
+        elif body.startswith("=============== Computing reformatting costs"):
+            candidates.append((_costs, "'=============== Computing reformatting costs"))
+    elif first == "S" and body.startswith("Skipping "):
+        candidates.append((_runner_skipped, "_SKIPPING_RUNNER"))
     elif first in _BY_FIRST:
         candidates.append(_BY_FIRST[first])
     for phrase, parse, terminal in _BY_PHRASE:
@@ -296,91 +366,20 @@ class FastPath:
     """The fast path for one message grammar (built once per parser)."""
 
     def __init__(self, lark: Lark, start: str = "message") -> None:
-        self._conflicts = _StartConflicts(lark, start)
+        self._conflicts = StartConflicts(lark, start)
 
-    def message(self, envelope: Envelope, body: str, line: int) -> Event | None:
-        """The event of a one-line record whose message is one of the hot forms, else None."""
+    def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
+        """The event (or row, see ``trtlog.parse.rows``) of a one-line record whose message is
+        one of the hot forms, else None."""
         if not body or envelope.producer == "trtexec" or envelope.producer in FOREIGN_PRODUCERS:
             return None
-        fields: Fields = {
-            "line": line,
-            "end_line": line,
-            "timestamp": envelope.timestamp,
-            "severity": envelope.severity,
-            "producer": envelope.producer,
-        }
+        head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
         for parse, terminal in _candidates(body):
             if self._conflicts.clear(terminal, body):
-                event = parse(body, fields)
-                if event is not None:
-                    return event
+                item = parse(body, head)
+                if item is not None:
+                    return item
         return None
-
-
-# A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
-_LAZY_SUBJECT = "[^\n]+?(?="
-
-
-class _StartConflicts:
-    """For each terminal a hot form starts with, whether a terminal the lexer tries before it
-    would take the line instead."""
-
-    def __init__(self, lark: Lark, start: str) -> None:
-        frontend = lark.parser
-        state = frontend.parser.parser.parse_table.start_states[start]
-        self._order = list(frontend.lexer.lexers[state].scanner.terminals)
-        self._checks: dict[str, Callable[[str], bool]] = {}
-
-    def clear(self, terminal: str, body: str) -> bool:
-        check = self._checks.get(terminal)
-        if check is None:
-            check = self._checks[terminal] = self._check_for(terminal)
-        return check(body)
-
-    def _check_for(self, terminal: str) -> Callable[[str], bool]:
-        names = [
-            "'" + str(definition.pattern.value)
-            if definition.pattern.type == "str"
-            else definition.name
-            for definition in self._order
-        ]
-        if terminal not in names:
-            # Not a terminal this start state knows: never take the fast path.
-            return lambda body: False
-        literal = terminal[1:] if terminal.startswith("'") else None
-        prefixes: list[str] = []
-        lookaheads: list[str] = []
-        others: list[str] = []
-        for definition in self._order[: names.index(terminal)]:
-            pattern = definition.pattern
-            if pattern.type == "str":
-                value = str(pattern.value)
-                # Only a literal that agrees with ours as far as both go can match our lines.
-                if literal is None or value.startswith(literal) or literal.startswith(value):
-                    prefixes.append(value)
-                continue
-            regexp = pattern.to_regexp()
-            if regexp.startswith(_LAZY_SUBJECT) and regexp.endswith(")"):
-                lookaheads.append(regexp[len(_LAZY_SUBJECT) : -1])
-            else:
-                others.append(regexp)
-        return _make_check(tuple(prefixes), lookaheads, others)
-
-
-def _make_check(
-    prefixes: tuple[str, ...], lookaheads: list[str], others: list[str]
-) -> Callable[[str], bool]:
-    after_start = re.compile("|".join(f"(?:{x})" for x in lookaheads)) if lookaheads else None
-    at_start = re.compile("|".join(f"(?:{x})" for x in others)) if others else None
-
-    def clear(body: str) -> bool:
-        if prefixes and body.startswith(prefixes):
-            return False
-        if after_start is not None and after_start.search(body, 1):
-            return False
-        return at_start is None or at_start.match(body) is None
-
-    return clear
 
 
 # The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
@@ -402,6 +401,22 @@ _LEVELS = {
 }
 
 
+# Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
+_UNSTAMPED = re.compile(
+    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL_ERROR): ?"
+    r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
+)
+_PYTHON_LEVELS = {
+    "VERBOSE": "verbose",
+    "INFO": "info",
+    "WARNING": "warning",
+    "ERROR": "error",
+    "INTERNAL_ERROR": "internal_error",
+}
+# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
+_LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
+
+
 class EnvelopeCache:
     """Envelopes by prefix: the lines of one second at one level share one."""
 
@@ -409,20 +424,34 @@ class EnvelopeCache:
         self._envelopes: dict[str, Envelope] = {}
 
     def split(self, line: str) -> tuple[Envelope, str] | None:
-        """The envelope and body of a line with a timestamped envelope; None for others."""
+        """The envelope and body of a line; None where the grammar must decide."""
         if not line.startswith("["):
-            return None
+            if line.startswith(_LOGGING_PREFIXES):
+                return None
+            return NO_ENVELOPE, line
         match = _TIMESTAMPED.match(line)
+        make = _envelope
         if match is None:
-            return None
+            match = _UNSTAMPED.match(line)
+            if match is None:
+                return None
+            make = _unstamped_envelope
         end = match.end()
         prefix = line[:end]
         envelope = self._envelopes.get(prefix)
         if envelope is None:
-            envelope = self._envelopes[prefix] = _envelope(match)
+            envelope = self._envelopes[prefix] = make(match)
             if len(self._envelopes) > 4096:
                 self._envelopes.clear()
         return envelope, line[end:]
+
+
+def _unstamped_envelope(match: re.Match[str]) -> Envelope:
+    python_level, level, library = match.groups()
+    if python_level is not None:
+        return Envelope("python-legacy", None, _PYTHON_LEVELS[python_level], "trt")
+    producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
+    return Envelope("level", None, _LEVELS[level], producer)
 
 
 def _envelope(match: re.Match[str]) -> Envelope:

@@ -14,7 +14,7 @@ Parsing a record never looks at other records; this fold is where order matters:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from typing import Any, TypeVar
 
 from trtlog.events.autotuning import (
     AutotuningEvent,
@@ -32,12 +32,25 @@ from trtlog.events.autotuning import (
 )
 from trtlog.events.base import Event, TacticId
 from trtlog.events.graph import LayerCount
-from trtlog.events.notes import EmptyMessage
+from trtlog.events.notes import EmptyMessage, MyelinTrace
 from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
 from trtlog.events.run import RunHeader
+from trtlog.parse import rows
+from trtlog.parse.rows import Item, Row
 
 _SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
+E = TypeVar("E", bound=Event)
+_set_field = object.__setattr__
+
+
+def replace(event: E, **values: Any) -> E:
+    """Set the fields only the order of the log can tell (layer, build, section...). Events are
+    frozen for everyone who reads them; the fold finishes each one before it is yielded, while
+    nothing else holds it, so it sets the fields in place rather than copying the event."""
+    for name, value in values.items():
+        _set_field(event, name, value)
+    return event
 
 
 class _AutotuningContext:
@@ -116,6 +129,29 @@ class _AutotuningContext:
             return replace(event, layer=event.subject, build=self.build)
         return self._with_context(event)
 
+    def link_row(self, row: Row) -> Row:
+        """``link`` for a tactic timing or kernel-name row (see ``trtlog.parse.rows``)."""
+        if row[0] is SetTacticName:
+            tactic = row[rows.NAME_TACTIC]
+            if tactic is None:
+                self.unnumbered_kernel = row[rows.NAME_KERNEL]
+            else:
+                self.kernels[tactic] = (row[rows.NAME_KERNEL], row[rows.NAME_PARAMETERS])
+        elif row[rows.KERNEL] is None:
+            kernel, parameters = self.kernels.pop(row[rows.TACTIC], (None, None))
+            if kernel is None and self.unnumbered_kernel is not None:
+                kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+            if kernel is not None:
+                row = (*row[: rows.KERNEL], kernel, parameters, *row[rows.KERNEL_PARAMETERS + 1 :])
+        context = (
+            self.runner_layer or self.layer,
+            self.formats,
+            self.runner,
+            self.runner_id,
+            self.build,
+        )
+        return (*row[: rows.LAYER], *context, *row[rows.BUILD + 1 :])
+
     def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
         return replace(
             event,
@@ -153,13 +189,23 @@ class _Builds:
         self._strategy_seen = True
 
 
-def fold(events: Iterable[Event]) -> Iterator[Event]:
-    """Yield ``events`` in order, each linked to the context of the events before it."""
+def fold(events: Iterable[Item]) -> Iterator[Item]:
+    """Yield ``events`` in order, each linked to the context of the events before it. Rows
+    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows."""
     tuning = _AutotuningContext()
     builds = _Builds()
     section: str | None = None
     legacy_metric: str | None = None
     for event in events:
+        if type(event) is tuple:
+            section = None
+            if event[0] is not MyelinTrace:
+                builds.saw_content()
+                tuning.build = builds.current
+                event = tuning.link_row(event)
+            yield event
+            continue
+        assert isinstance(event, Event)
         if not isinstance(event, _SECTION_CONTINUES):
             section = None
         if isinstance(event, AutotuningEvent):

@@ -46,15 +46,29 @@ def clean_line(raw: bytes | str) -> list[str]:
     return segments
 
 
-def numbered_segments(lines: Iterable[bytes | str]) -> Iterator[tuple[int, str]]:
-    """(1-based physical line number, segment) for every segment of every line."""
-    for number, raw in enumerate(lines, start=1):
-        if isinstance(raw, bytes):
-            raw = raw[:-1] if raw.endswith(b"\n") else raw
-        elif raw.endswith("\n"):
-            raw = raw[:-1]
-        for segment in clean_line(raw):
-            yield number, segment
+def _may_embed_timestamp(text: str) -> bool:
+    """Whether a timestamp may start after the first character: it needs two slashes of its
+    own, besides the two of a timestamp the line starts with."""
+    slashes = text.count("/")
+    if slashes < 2:
+        return False
+    starts_stamped = text[:1] == "[" and text[3:4] == "/" and text[6:7] == "/"
+    return slashes >= 4 or not starts_stamped
+
+
+def numbered_segments(lines: Iterable[bytes | str], first: int = 1) -> Iterator[tuple[int, str]]:
+    """(1-based physical line number, segment) for every segment of every line; ``first`` is
+    the number of the first line (a piece of a larger log)."""
+    for number, raw in enumerate(lines, start=first):
+        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+        if text.endswith("\n"):
+            text = text[:-1]
+        # Most lines are one clean segment; the rest go through clean_line.
+        if "\r" in text or "\x1b" in text or _may_embed_timestamp(text):
+            for segment in clean_line(text):
+                yield number, segment
+        else:
+            yield number, text
 
 
 def _looks_binary(head: bytes) -> bool:

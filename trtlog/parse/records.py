@@ -31,6 +31,7 @@ from trtlog.parse.envelope import (
 )
 from trtlog.parse.fast_path import EnvelopeCache, FastPath
 from trtlog.parse.grammar import message_parser, message_transformer
+from trtlog.parse.rows import Item
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -42,7 +43,7 @@ _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
 STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     """One enveloped line (or one bare line) and the bare lines under it."""
 
@@ -50,6 +51,7 @@ class Record:
     raw: str
     envelope: Envelope
     body: str
+    # (line number, text) of each bare line under it; most records have none.
     continuation: list[tuple[int, str]] = field(default_factory=list)
 
 
@@ -100,7 +102,7 @@ class RecordParser:
         self.fast = fast
         self._fast_path = FastPath(self._lark) if fast else None
 
-    def parse(self, record: Record) -> list[Event]:
+    def parse(self, record: Record) -> list[Item]:
         counts = self.counts
         if self._fast_path is not None and not record.continuation:
             event = self._fast_path.message(record.envelope, record.body, record.line)
@@ -124,7 +126,8 @@ class RecordParser:
         counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
         if record.envelope is not NO_ENVELOPE:
             self.seen_envelope = True
-        events, used = self._parse_head(record, lines, numbers)
+        events: list[Item]
+        events, used = self._parse_head(record, lines, numbers)  # type: ignore[assignment]
         # The first line a listing block did not take is most likely a layer line of a form the
         # grammar does not know yet, not another program's output: keep it as unrecognised.
         suspect = used < len(lines) and any(isinstance(event, _LISTING_HEADERS) for event in events)
@@ -225,9 +228,9 @@ class RecordParser:
             return None, None
         return (result if isinstance(result, list) else [result]), None
 
-    def reclassify_as_foreign(self, events: list[Event]) -> list[Event]:
+    def reclassify_as_foreign(self, events: list[Item]) -> list[Item]:
         """Bare lines read before the log's first envelope turned out to be foreign."""
-        result: list[Event] = []
+        result: list[Item] = []
         for event in events:
             if isinstance(event, Unrecognized) and event.producer == "none":
                 self.counts.unrecognized -= 1
