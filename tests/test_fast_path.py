@@ -19,8 +19,8 @@ from trtlog.parse.envelope import split_envelope
 from trtlog.parse.fast_path import EnvelopeCache, FastPath
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
-from trtlog.parse.rows import is_row, materialize
 from trtlog.parse.records import Record, RecordParser
+from trtlog.parse.rows import is_row, materialize
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 

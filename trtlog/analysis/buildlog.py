@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 TABLES: dict[str, str] = {
     "stages": "stages",
     "tactics": "tactics",
-    "choices": "tactics",
+    "choices": "choices",
     "fusions": "fusions",
     "provenance": "fusions",
     "reformats": "reformats",

@@ -4,31 +4,29 @@
 ``layer``, ``formats`` ("in -> out"), ``runner``, ``runner_id``, ``block`` (number of the timing
 runner block), ``tactic`` ("0x%016x"), ``kernel``, ``time_ms`` (missing when not timed), ``rank``
 (1 = fastest within its layer, format combination and runner), ``fastest`` (the tactic TensorRT
-reported as fastest for that runner), ``chosen`` (the tactic finally chosen), ``line``.
+reported as fastest for that runner), ``chosen`` (the tactic finally chosen), ``line``. Text
+columns are categorical (a large log times millions of tactics over a few thousand names).
 
-``choices`` columns, one row per ``Chose Runner Type`` line: ``build``, ``combination``,
-``layer``, ``formats``, ``runner``, ``runner_id``, ``tactic``, ``kernel``, ``best_ms``,
-``runner_up_ms``, ``runner_up_runner``, ``runner_up_tactic``, ``gap_percent`` (how much slower
-the runner-up is), ``tactics_tried`` (timed), ``tactics_skipped``, ``runners_tried``,
-``runners_skipped`` ("Runner (reason)", comma-separated), ``tuning_seconds`` (profiling time
-TensorRT reported, 8.6+), ``tuning_span_seconds`` (first to last timestamp of the combination,
-one-second resolution), ``line``.
+``choices`` columns, one row per ``Chose Runner Type`` line: see ``trtlog.analysis.choices``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import numpy as np
 import pandas as pd
 
+from trtlog.analysis.choices import choices_frame
+from trtlog.analysis.columns import TextColumn, nullable_ints, numbers
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
     ComputingCosts,
-    Event,
     FastestTactic,
     FormatCombination,
     RunnerSkipped,
@@ -36,6 +34,8 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
+from trtlog.parse import rows
+from trtlog.parse.rows import Item
 
 TACTIC_COLUMNS = [
     "build",
@@ -53,32 +53,14 @@ TACTIC_COLUMNS = [
     "chosen",
     "line",
 ]
-CHOICE_COLUMNS = [
-    "build",
-    "combination",
-    "layer",
-    "formats",
-    "runner",
-    "runner_id",
-    "tactic",
-    "kernel",
-    "best_ms",
-    "runner_up_ms",
-    "runner_up_runner",
-    "runner_up_tactic",
-    "gap_percent",
-    "tactics_tried",
-    "tactics_skipped",
-    "runners_tried",
-    "runners_skipped",
-    "tuning_seconds",
-    "tuning_span_seconds",
-    "line",
-]
+_NO_RUNNER_ID = -1
+_NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
 
 
 @dataclass
-class _Combination:
+class Combination:
+    """What one format combination's tuning said besides its tactic timings."""
+
     skipped_tactics: int = 0
     skipped_runners: list[str] = field(default_factory=list)
     profiling_seconds: float = 0.0
@@ -90,150 +72,196 @@ class _Combination:
     # ("Tactic: 0 is the only option") or the result came from the timing cache.
     fastest_ms: dict[str, float] = field(default_factory=dict)
 
+    def note_time(self, timestamp: datetime | None) -> None:
+        if timestamp is None:
+            return
+        if self.first_time is None:
+            self.first_time = timestamp
+        self.last_time = timestamp
 
-def tactic_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ``tactics`` and ``choices`` tables of a log."""
-    rows: list[dict[str, object]] = []
-    fastest_of_block: dict[int, str] = {}
-    combinations: dict[int, _Combination] = {}
-    combination = block = -1
-    # "Computing costs for X" opens a new combination even where no "Autotuning format
-    # combination" line follows (7.x); one that is followed by it does not open two.
-    costs_pending = False
-    for event in events:
-        if isinstance(event, ComputingCosts):
-            costs_pending = True
-            continue
-        if isinstance(event, FormatCombination) or (
-            costs_pending and isinstance(event, AutotuningEvent)
-        ):
-            combination += 1
-            combinations[combination] = _Combination()
-            costs_pending = False
-        if isinstance(event, (FormatCombination, TimingRunner)):
-            block += isinstance(event, TimingRunner)
-            continue
-        current = combinations.setdefault(combination, _Combination())
-        if isinstance(
-            event, (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
-        ):
-            _note_time(current, event.timestamp)
-        if isinstance(event, TacticTiming):
-            rows.append(
-                {
-                    "build": event.build,
-                    "combination": combination,
-                    "layer": event.layer,
-                    "formats": event.formats,
-                    "runner": event.runner,
-                    "runner_id": event.runner_id,
-                    "block": block,
-                    "tactic": repr(event.tactic),
-                    "kernel": event.kernel,
-                    "time_ms": math.nan if event.time_ms is None else event.time_ms,
-                    "line": event.line,
-                }
+
+class TacticCollector:
+    """Reads the autotuning events (and tactic rows) of a log, one at a time."""
+
+    def __init__(self) -> None:
+        self.combinations: dict[int, Combination] = {}
+        self.fastest_of_block: dict[int, int] = {}
+        self._combination = self._block = -1
+        # "Computing costs for X" opens a new combination even where no "Autotuning format
+        # combination" line follows (7.x); one that is followed by it does not open two.
+        self._costs_pending = False
+        self._build = array("q")
+        self._combination_column = array("q")
+        self._block_column = array("q")
+        self._runner_id = array("q")
+        self._tactic = array("Q")
+        self._time = array("d")
+        self._line = array("q")
+        self._layer = TextColumn()
+        self._formats = TextColumn()
+        self._runner = TextColumn()
+        self._kernel = TextColumn()
+
+    def feed(self, item: Item) -> None:
+        if type(item) is tuple:
+            kind = item[0]
+            if kind is TacticTiming:
+                self._open_pending()
+                self._current().note_time(item[rows.TIMESTAMP])
+                self._add_timing(item)
+            elif kind is not rows.MyelinTrace:
+                # A kernel-name row is an autotuning event like any other here.
+                self._open_pending()
+            return
+        if isinstance(item, ComputingCosts):
+            self._costs_pending = True
+            return
+        if not isinstance(item, AutotuningEvent):
+            return
+        if isinstance(item, FormatCombination) or self._costs_pending:
+            self._combination += 1
+            self.combinations[self._combination] = Combination()
+            self._costs_pending = False
+        if isinstance(item, (FormatCombination, TimingRunner)):
+            self._block += isinstance(item, TimingRunner)
+            return
+        current = self._current()
+        if isinstance(item, _NOTES_TIME):
+            current.note_time(item.timestamp)
+        if isinstance(item, TacticTiming):
+            self._add_timing(
+                (
+                    TacticTiming,
+                    item.line,
+                    item.end_line,
+                    item.timestamp,
+                    item.severity,
+                    item.producer,
+                    item.layer,
+                    item.formats,
+                    item.runner,
+                    item.runner_id,
+                    item.build,
+                    item.tactic,
+                    item.time_ms,
+                    item.kernel,
+                    item.kernel_parameters,
+                )
             )
-        elif isinstance(event, FastestTactic):
-            fastest_of_block[block] = repr(event.tactic)
-            if event.runner is not None and event.time_ms is not None:
-                current.fastest_ms[event.runner] = event.time_ms
-            if event.profiling_seconds is not None:
-                current.profiling_seconds += event.profiling_seconds
+        elif isinstance(item, FastestTactic):
+            self.fastest_of_block[self._block] = int(item.tactic)
+            if item.runner is not None and item.time_ms is not None:
+                current.fastest_ms[item.runner] = item.time_ms
+            if item.profiling_seconds is not None:
+                current.profiling_seconds += item.profiling_seconds
                 current.profiled = True
-        elif isinstance(event, TacticSkipped):
+        elif isinstance(item, TacticSkipped):
             current.skipped_tactics += 1
-        elif isinstance(event, RunnerSkipped):
-            current.skipped_runners.append(f"{event.skipped_runner} ({event.reason})")
-        elif isinstance(event, ChoseRunner):
-            current.chosen.append(event)
-    tactics = _tactics_frame(rows, fastest_of_block, combinations)
-    return tactics, _choices_frame(tactics, combinations)
+        elif isinstance(item, RunnerSkipped):
+            current.skipped_runners.append(f"{item.skipped_runner} ({item.reason})")
+        elif isinstance(item, ChoseRunner):
+            current.chosen.append(item)
+
+    def feed_all(self, items: Iterable[Item]) -> TacticCollector:
+        for item in items:
+            self.feed(item)
+        return self
+
+    def _open_pending(self) -> None:
+        if self._costs_pending:
+            self._combination += 1
+            self.combinations[self._combination] = Combination()
+            self._costs_pending = False
+
+    def _current(self) -> Combination:
+        current = self.combinations.get(self._combination)
+        if current is None:
+            current = self.combinations[self._combination] = Combination()
+        return current
+
+    def _add_timing(self, row: rows.Row) -> None:
+        self._build.append(row[rows.BUILD])
+        self._combination_column.append(self._combination)
+        self._block_column.append(self._block)
+        self._layer.append(row[rows.LAYER])
+        self._formats.append(row[rows.LAYER + 1])
+        self._runner.append(row[rows.LAYER + 2])
+        runner_id = row[rows.LAYER + 3]
+        self._runner_id.append(_NO_RUNNER_ID if runner_id is None else runner_id)
+        self._tactic.append(row[rows.TACTIC])
+        time = row[rows.TIME_MS]
+        self._time.append(math.nan if time is None else time)
+        self._kernel.append(row[rows.KERNEL])
+        self._line.append(row[rows.LINE])
+
+    def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The ``tactics`` and ``choices`` tables."""
+        tactics = self._tactics_frame()
+        return tactics, choices_frame(tactics, self.combinations)
+
+    def _tactics_frame(self) -> pd.DataFrame:
+        block = numbers(self._block_column, "int64")
+        tactic = numbers(self._tactic, "uint64")
+        frame = pd.DataFrame(
+            {
+                "build": numbers(self._build, "int64"),
+                "combination": numbers(self._combination_column, "int64"),
+                "layer": self._layer.categorical(),
+                "formats": self._formats.categorical(),
+                "runner": self._runner.categorical(),
+                "runner_id": nullable_ints(self._runner_id, _NO_RUNNER_ID),
+                "block": block,
+                "tactic": _hex_categorical(tactic),
+                "kernel": self._kernel.categorical(),
+                "time_ms": numbers(self._time, "float64"),
+                "line": numbers(self._line, "int64"),
+            }
+        )
+        frame["rank"] = (
+            frame.groupby("block")["time_ms"].rank(method="min", na_option="bottom").astype("Int64")
+        )
+        # The tactic TensorRT reported fastest for each block (blocks count from -1).
+        reported = np.zeros(self._block + 2, dtype="uint64")
+        has_reported = np.zeros(self._block + 2, dtype=bool)
+        for number, fastest in self.fastest_of_block.items():
+            reported[number + 1], has_reported[number + 1] = fastest, True
+        frame["fastest"] = np.where(
+            has_reported[block + 1],
+            tactic == reported[block + 1],
+            (frame["rank"] == 1).to_numpy(dtype=bool, na_value=False),
+        )
+        frame["chosen"] = _chosen(frame, tactic, self.combinations)
+        return frame[TACTIC_COLUMNS]
 
 
-def _note_time(combination: _Combination, timestamp: datetime | None) -> None:
-    if timestamp is None:
-        return
-    if combination.first_time is None:
-        combination.first_time = timestamp
-    combination.last_time = timestamp
-
-
-def _tactics_frame(
-    rows: list[dict[str, object]],
-    fastest_of_block: dict[int, str],
-    combinations: dict[int, _Combination],
-) -> pd.DataFrame:
-    frame = pd.DataFrame(
-        rows, columns=[c for c in TACTIC_COLUMNS if c not in ("rank", "fastest", "chosen")]
+def _hex_categorical(tactic: np.ndarray) -> pd.Categorical:
+    """Tactic ids as "0x%016x" text: sorted as numbers, they are sorted as text too."""
+    codes, uniques = pd.factorize(tactic, sort=True)
+    return pd.Categorical.from_codes(
+        codes, categories=[f"0x{int(value):016x}" for value in uniques], validate=False
     )
-    frame["time_ms"] = frame["time_ms"].astype("float64")
-    frame["rank"] = (
-        frame.groupby("block")["time_ms"].rank(method="min", na_option="bottom").astype("Int64")
-    )
-    reported = frame["block"].map(fastest_of_block)
-    frame["fastest"] = (frame["tactic"] == reported) | (reported.isna() & (frame["rank"] == 1))
+
+
+def _chosen(
+    frame: pd.DataFrame, tactic: np.ndarray, combinations: dict[int, Combination]
+) -> np.ndarray:
+    """Whether each timing is of the tactic finally chosen for its combination and runner."""
     chosen = {
-        (number, choice.chosen_runner, repr(choice.tactic))
+        (number, choice.chosen_runner, int(choice.tactic))
         for number, combination in combinations.items()
         for choice in combination.chosen
     }
-    keys = zip(frame["combination"], frame["runner"], frame["tactic"], strict=True)
-    frame["chosen"] = [key in chosen for key in keys]
-    return frame.astype({"runner_id": "Int64"})[TACTIC_COLUMNS]
-
-
-def _choices_frame(tactics: pd.DataFrame, combinations: dict[int, _Combination]) -> pd.DataFrame:
-    # A GroupBy has a `keys` attribute, so dict() must be given its items as a list.
-    by_combination = dict(list(tactics.groupby("combination")))
-    none_timed = tactics.iloc[0:0]
-    rows = [
-        _choice_row(number, choice, combination, by_combination.get(number, none_timed))
-        for number, combination in combinations.items()
-        for choice in combination.chosen
-    ]
-    frame = pd.DataFrame(rows, columns=CHOICE_COLUMNS)
-    return frame.astype({"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"})
-
-
-def _choice_row(
-    number: int, choice: ChoseRunner, combination: _Combination, timed: pd.DataFrame
-) -> dict[str, object]:
-    tactic = repr(choice.tactic)
-    is_chosen = (timed["runner"] == choice.chosen_runner) & (timed["tactic"] == tactic)
-    winner = timed[is_chosen].sort_values("time_ms").head(1)
-    others = timed[~is_chosen & timed["time_ms"].notna()].sort_values("time_ms").head(1)
-    if len(winner):
-        best = float(winner["time_ms"].iloc[0])
-    else:
-        best = combination.fastest_ms.get(choice.chosen_runner, math.nan)
-    runner_up = float(others["time_ms"].iloc[0]) if len(others) else math.nan
-    span = (
-        (combination.last_time - combination.first_time).total_seconds()
-        if combination.first_time and combination.last_time
-        else math.nan
+    if not chosen or frame.empty:
+        return np.zeros(len(frame), dtype=bool)
+    keys = pd.MultiIndex.from_arrays(
+        [frame["combination"].to_numpy(), frame["runner"].astype(object).to_numpy(), tactic]
     )
-    return {
-        "build": choice.build,
-        "combination": number,
-        "layer": choice.layer,
-        "formats": choice.formats,
-        "runner": choice.chosen_runner,
-        "runner_id": choice.runner_id,
-        "tactic": tactic,
-        "kernel": winner["kernel"].iloc[0] if len(winner) else None,
-        "best_ms": best,
-        "runner_up_ms": runner_up,
-        "runner_up_runner": others["runner"].iloc[0] if len(others) else None,
-        "runner_up_tactic": others["tactic"].iloc[0] if len(others) else None,
-        "gap_percent": (runner_up - best) / best * 100
-        if best and not math.isnan(best)
-        else math.nan,
-        "tactics_tried": int(timed["time_ms"].notna().sum()),
-        "tactics_skipped": combination.skipped_tactics,
-        "runners_tried": int(timed.loc[timed["time_ms"].notna(), "runner"].nunique()),
-        "runners_skipped": ", ".join(combination.skipped_runners),
-        "tuning_seconds": combination.profiling_seconds if combination.profiled else math.nan,
-        "tuning_span_seconds": span,
-        "line": choice.line,
-    }
+    return np.asarray(keys.isin(list(chosen)))
+
+
+def tactic_tables(items: Iterable[Item]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``tactics`` and ``choices`` tables of a log's events (or items)."""
+    return TacticCollector().feed_all(items).tables()
+
+
+__all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector", "tactic_tables"]

@@ -1,0 +1,63 @@
+"""Columns that grow one value at a time and become compact pandas columns.
+
+A large log has millions of tactic timings; their text columns (layer, formats, runner,
+kernel, tactic) repeat a few thousand distinct values. They are kept as integer codes and
+become categorical columns with their categories in sorted order, so that sorting by them
+sorts the text; numbers are kept in typed arrays.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+import pandas as pd
+
+
+class TextColumn:
+    """Text values (or None) kept as codes into the distinct values seen."""
+
+    __slots__ = ("_codes", "_values")
+
+    def __init__(self) -> None:
+        self._codes: dict[str, int] = {}
+        self._values = array("i")
+
+    def append(self, value: str | None) -> None:
+        if value is None:
+            self._values.append(-1)
+            return
+        code = self._codes.get(value)
+        if code is None:
+            code = self._codes[value] = len(self._codes)
+        self._values.append(code)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def categorical(self) -> pd.Categorical:
+        """The column, categories in sorted order (missing values stay missing)."""
+        categories = list(self._codes)
+        order = sorted(range(len(categories)), key=categories.__getitem__)
+        remap = np.empty(len(categories) + 1, dtype=np.int32)
+        remap[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
+        remap[-1] = -1
+        values = np.frombuffer(self._values, dtype=np.int32) if len(self._values) else None
+        codes = remap[values] if values is not None else np.empty(0, dtype=np.int32)
+        return pd.Categorical.from_codes(
+            codes, categories=[categories[index] for index in order], validate=False
+        )
+
+
+def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:
+    """A typed array's values as a numpy array of ``dtype``."""
+    return np.frombuffer(values, dtype=dtype) if len(values) else np.empty(0, dtype=dtype)
+
+
+def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArray:
+    """Integers where ``missing`` stands for no value, as pandas' nullable Int64."""
+    data = numbers(values, "int64")
+    return pd.arrays.IntegerArray(data.copy(), data == missing)
+
+
+__all__ = ["TextColumn", "nullable_ints", "numbers"]
