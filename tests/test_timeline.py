@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
-from trtlog.analysis.clock import Clock, within_second
+from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
 from trtlog.parse import parse_text
 
@@ -179,12 +179,17 @@ def test_clock_counts_only_own_stamps() -> None:
 
 
 def test_lines_of_one_second_are_spread_across_it() -> None:
-    text = "".join(
-        f"[01/01/2024-00:00:{second:02d}] [V] [TRT] Original: 3 layers\n"
-        for second in (1, 1, 1, 1, 2)
+    # Four lines stamped 00:00:01: the second one starts graph optimisation a quarter of a
+    # second after parsing started, not at the same instant.
+    text = "[01/01/2024-00:00:01] [I] Start parsing network model.\n" + "".join(
+        f"[01/01/2024-00:00:0{second}] [V] [TRT] After dead-layer removal: 3 layers\n"
+        for second in (1, 1, 1, 2)
     )
-    events = parse_text(text).events
-    assert within_second(events) == [0.0, 0.25, 0.5, 0.75, 0.0]
+    timeline = BuildLog.from_parsed(parse_text(text)).timeline
+    phases = timeline[timeline["level"] == "phase"].set_index("phase")
+    assert phases.loc["model parsing", "seconds"] == 0.25
+    assert phases.loc["graph optimisation", "start_s"] == 0.25
+    assert phases.loc["graph optimisation", "end_s"] == 1.0
 
 
 def test_timestamped_log_written_here() -> None:

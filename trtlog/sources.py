@@ -9,12 +9,22 @@ by themselves. Export files given explicitly take precedence.
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import cast
 
+from trtlog.events import Event
 from trtlog.exports import ExportError, export_events, kind_of, read_documents
-from trtlog.parse import LogSourceError, ParsedLog, parse_file
+from trtlog.parse import LineCounter, LogSourceError, ParsedLog, iter_items, parse_file
 from trtlog.parse.capture_times import read_capture
+from trtlog.parse.reader import open_log
+from trtlog.parse.records import RecordParser
+from trtlog.parse.rows import Item
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
@@ -33,6 +43,9 @@ class Sources:
     profile: str | None = None
     times: str | None = None
     capture: str | None = None
+    # How tables and reports name the source, where not by its path (standard input read
+    # from a temporary copy is still "-").
+    name: str | None = None
 
     def exports(self) -> dict[str, str]:
         return {kind: path for kind in EXPORT_KINDS if (path := getattr(self, kind)) is not None}
@@ -40,7 +53,7 @@ class Sources:
     @property
     def label(self) -> str:
         """How tables and reports name the source: the log, else the first export."""
-        return self.log or next(iter(self.exports().values()), "-")
+        return self.name or self.log or next(iter(self.exports().values()), "-")
 
     def as_dict(self) -> dict[str, str | None]:
         return asdict(self)
@@ -101,15 +114,58 @@ def _kind_of_file(path: Path) -> str:
     )
 
 
+@contextmanager
+def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
+    """``sources`` as files: standard input is copied to a temporary file in ``folder`` (and
+    removed afterwards), so that it can be read twice and keyed by its content."""
+    if sources.log != "-":
+        yield sources
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=folder, suffix=".log", delete=False) as copy:
+        shutil.copyfileobj(sys.stdin.buffer, copy)
+    try:
+        yield replace(sources, log=copy.name, name="-")
+    finally:
+        Path(copy.name).unlink(missing_ok=True)
+
+
 def parse_sources(sources: Sources) -> ParsedLog:
     """The log's events followed by the events of each export file."""
     parsed = parse_file(sources.log) if sources.log is not None else ParsedLog(source=sources.label)
+    parsed.source = sources.label
     if sources.capture is not None and sources.log is not None:
-        parsed.events = list(read_capture(sources.capture).stamp(parsed.events))
+        stamped = read_capture(sources.capture).stamp(parsed.events)
+        parsed.events = cast("list[Event]", list(stamped))
     for kind, path in sources.exports().items():
         _, events = export_events(path, expected=kind)
         parsed.events.extend(events)
     return parsed
+
+
+def read_sources(sources: Sources, sink: Callable[[Item], None]) -> ParsedLog:
+    """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
+    export to ``sink`` as it is read; return the log's source and line counts, without its
+    events. Memory does not grow with the log."""
+    shell = ParsedLog(source=sources.label)
+    if sources.log is not None:
+        parser = RecordParser()
+        with open_log(sources.log) as stream:
+            counter = LineCounter(stream)
+            items = iter_items(counter, parser)
+            if sources.capture is not None:
+                items = read_capture(sources.capture).stamp(items)
+            try:
+                for item in items:
+                    sink(item)
+            except (OSError, EOFError) as error:
+                raise LogSourceError(f"{sources.log}: read failed ({error})") from error
+        shell.counts, shell.physical_lines = parser.counts, counter.count
+    for kind, path in sources.exports().items():
+        _, events = export_events(path, expected=kind)
+        for event in events:
+            sink(event)
+    return shell
 
 
 __all__ = [
@@ -118,5 +174,7 @@ __all__ = [
     "RUN_FOLDER_LOG",
     "Sources",
     "parse_sources",
+    "read_sources",
     "resolve",
+    "spooled",
 ]

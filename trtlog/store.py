@@ -12,21 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import sys
-import tempfile
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from trtlog import __version__
-from trtlog.analysis import TABLES, BuildLog
+from trtlog.analysis import TABLES, BuildLog, stream_build_log
 from trtlog.events import Event
-from trtlog.parse import LogSourceError, ParsedLog, parse_file
+from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse.summary import Summary
-from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve
+from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
@@ -78,29 +75,27 @@ class Store:
         """The tables of ``sources`` (when None, of the current log), parsed if need be."""
         if sources is None:
             sources = self.current()
-        if sources.log == "-":
-            return self._load_stdin(sources, make_current)
-        _check_readable(sources)
-        key = self._fresh_key(sources)
-        if key is None or not self._complete(key):
-            key = _content_key(sources)
-            if not self._complete(key):
-                self._save(key, BuildLog.from_parsed(parse_sources(sources)), sources)
-            self._remember(sources, key)
+        with spooled(sources, self.root) as readable:
+            _check_readable(readable)
+            key = self._fresh_key(sources) if sources.log != "-" else None
+            if key is None or not self._complete(key):
+                key = _content_key(readable)
+                if not self._complete(key):
+                    self._save(key, stream_build_log(readable), sources)
+                if sources.log != "-":
+                    self._remember(sources, key)
         if make_current:
             self._make_current(sources, key)
         return self._open(key, sources)
 
-    def add(self, sources: Sources, parsed: ParsedLog) -> BuildLog:
-        """Keep the tables of ``parsed`` (read from ``sources``); it becomes the current log."""
-        log = BuildLog.from_parsed(parsed)
-        if sources.log == "-":
-            key = hashlib.sha256(_events_fingerprint(parsed).encode()).hexdigest()[:32]
+    def add(self, sources: Sources, log: BuildLog, readable: Sources | None = None) -> BuildLog:
+        """Keep the tables of ``log``, read from ``sources`` (``readable``: the files it was
+        read from, where standard input was copied); it becomes the current log."""
+        readable = readable or sources
+        key = _content_key(readable)
+        if not self._complete(key):
             self._save(key, log, sources)
-        else:
-            key = _content_key(sources)
-            if not self._complete(key):
-                self._save(key, log, sources)
+        if sources.log != "-":
             self._remember(sources, key)
         self._make_current(sources, key)
         return log
@@ -114,22 +109,6 @@ class Store:
 
     def _make_current(self, sources: Sources, key: str) -> None:
         _write_json(self.root / "current.json", {"sources": _absolute(sources), "key": key})
-
-    def _load_stdin(self, sources: Sources, make_current: bool) -> BuildLog:
-        self.root.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=self.root, suffix=".log", delete=False) as copy:
-            shutil.copyfileobj(sys.stdin.buffer, copy)
-        path = Path(copy.name)
-        try:
-            read = replace(sources, log=str(path))
-            key = _content_key(read)
-            if not self._complete(key):
-                self._save(key, BuildLog.from_parsed(parse_sources(read)), sources)
-        finally:
-            path.unlink()
-        if make_current:
-            self._make_current(sources, key)
-        return self._open(key, sources)
 
     def _fresh_key(self, sources: Sources) -> str | None:
         known = _read_json(self.root / "index.json").get(_index_key(sources))
@@ -213,11 +192,6 @@ def _content_key(sources: Sources) -> str:
         return content_key(files[0][1])
     combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
     return hashlib.sha256(combined.encode()).hexdigest()[:32]
-
-
-def _events_fingerprint(parsed: ParsedLog) -> str:
-    # Standard input cannot be read twice; its events stand in for its bytes.
-    return "\n".join(f"{event.line}:{event!r}" for event in parsed.events)
 
 
 def _to_parquet(table: pd.DataFrame, path: Path) -> None:

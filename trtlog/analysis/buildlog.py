@@ -21,12 +21,12 @@ from trtlog.analysis.performance import perf_table, profile_table, times_table
 from trtlog.analysis.precision import precision_table, requested_precisions
 from trtlog.analysis.reformats import reformats_table
 from trtlog.analysis.stages import stages_table
-from trtlog.analysis.tactics import tactic_tables
-from trtlog.analysis.timeline import timeline_table
+from trtlog.analysis.stream import TableStream
 from trtlog.analysis.warnings import warnings_table
 from trtlog.events import Event
 from trtlog.parse import ParsedLog, parse_file
 from trtlog.parse.summary import Summary, summarize
+from trtlog.sources import Sources, parse_sources, read_sources
 
 if TYPE_CHECKING:
     from trtlog.compare import BuildDiff
@@ -79,21 +79,41 @@ class BuildLog:
         events: Sequence[Event] | None = None,
         stored: Callable[[str], pd.DataFrame] | None = None,
         reread: Callable[[], Sequence[Event]] | None = None,
+        stream: TableStream | None = None,
     ) -> None:
+        """``events``: all the log's events; ``stream``: a ``TableStream`` that has read the
+        log (its tables and kept events); ``stored``: reads a table kept in the store;
+        ``reread``: parses the log again when its events are asked for."""
         self.source = source
         self.summary = summary
         self._events = events
         self._stored = stored
         self._reread = reread
         self._tables: dict[str, pd.DataFrame] = {}
+        self._stream = stream
 
     @classmethod
     def from_parsed(cls, parsed: ParsedLog) -> BuildLog:
-        return cls(parsed.source, summarize(parsed), events=parsed.events)
+        """The tables of a parsed log (all its events in memory)."""
+        stream = TableStream().feed_all(parsed.events)
+        return cls(parsed.source, summarize(parsed), events=parsed.events, stream=stream)
+
+    @classmethod
+    def from_stream(
+        cls,
+        shell: ParsedLog,
+        stream: TableStream,
+        reread: Callable[[], Sequence[Event]] | None = None,
+    ) -> BuildLog:
+        """The tables of a log read through ``stream``; ``shell`` holds its source and line
+        counts, not its events."""
+        kept = ParsedLog(shell.source, stream.events, shell.counts, shell.physical_lines)
+        return cls(shell.source, summarize(kept, stream.families), reread=reread, stream=stream)
 
     @property
     def events(self) -> Sequence[Event]:
-        """The parsed events (not kept in the store: a stored log is read again for these)."""
+        """The parsed events (not kept in the store, nor when the log was streamed: the log is
+        read again for these)."""
         if self._events is None:
             self._events = self._reread() if self._reread else parse_file(self.source).events
         return self._events
@@ -121,9 +141,13 @@ class BuildLog:
         return diff_logs(self, other)
 
     def _compute(self, name: str) -> None:
-        events = self.events
-        if name in ("tactics", "choices"):
-            self._tables["tactics"], self._tables["choices"] = tactic_tables(events)
+        if self._stream is None:
+            self._stream = TableStream().feed_all(self.events)
+        stream = self._stream
+        # Every table but these is built from the events the stream kept.
+        events = stream.events
+        if name in ("tactics", "choices", "timeline"):
+            self._tables.update(stream.tables())
         elif name in ("memory", "memory_totals"):
             self._tables["memory"], self._tables["memory_totals"] = memory_tables(events)
         elif name == "fusions":
@@ -164,7 +188,6 @@ _SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
     "profile": profile_table,
     "times": times_table,
     "warnings": warnings_table,
-    "timeline": timeline_table,
     "options": options_table,
 }
 
@@ -196,3 +219,11 @@ def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
 def parse_build_log(path: str | Path) -> BuildLog:
     """Parse ``path`` (no store involved)."""
     return BuildLog.from_parsed(parse_file(path))
+
+
+def stream_build_log(sources: Sources) -> BuildLog:
+    """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
+    way to read logs of any size. Its events are parsed again if asked for."""
+    stream = TableStream()
+    shell = read_sources(sources, stream.feed)
+    return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

@@ -4,14 +4,13 @@ trtexec and the Python API stamp lines to the second; Jetson boards without a ne
 print dates such as 2022-01-01, and logs of several runs pasted together jump back and forth.
 Offsets are the running sum of the gaps between consecutive timestamps, where a gap that goes
 backwards or is longer than a day counts as zero (a clock jump, not time that passed).
-Whole-second stamps are refined by spreading the lines of each second evenly across it.
+Whole-second stamps are refined by the timeline, which spreads the lines of each second evenly
+across it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
 
 _LONGEST_GAP_SECONDS = 24 * 3600.0
 
@@ -54,26 +53,3 @@ class Clock:
     @property
     def resolution(self) -> str:
         return "1 ms" if self.sub_second else "1 s, interpolated"
-
-
-class _Stamped(Protocol):
-    @property
-    def timestamp(self) -> datetime | None: ...
-
-
-def within_second(lines: Sequence[_Stamped]) -> list[float]:
-    """Where each line falls inside the second its stamp names, assuming the lines of one
-    second were printed at an even pace: the i-th of n consecutive lines stamped with the same
-    whole second gets i/n. Stamps finer than a second need no help and get 0."""
-    fractions = [0.0] * len(lines)
-    start = 0
-    for index in range(1, len(lines) + 1):
-        if index < len(lines) and lines[index].timestamp == lines[start].timestamp:
-            continue
-        stamp = lines[start].timestamp
-        if stamp is not None and not stamp.microsecond:
-            count = index - start
-            for position in range(start, index):
-                fractions[position] = (position - start) / count
-        start = index
-    return fractions

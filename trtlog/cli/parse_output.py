@@ -6,18 +6,17 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from trtlog.analysis import BuildLog, stream_build_log
+from trtlog.analysis.stream import TableStream
 from trtlog.events import Event
-from trtlog.parse import LineCounter, ParsedLog, iter_events
-from trtlog.parse.capture_times import read_capture
-from trtlog.parse.reader import LogSourceError, open_log
-from trtlog.parse.records import RecordParser
+from trtlog.parse import ParsedLog
+from trtlog.parse.rows import Item, materialize
 from trtlog.parse.serialize import event_to_dict
-from trtlog.parse.summary import summarize
-from trtlog.sources import Sources, parse_sources
+from trtlog.sources import Sources, parse_sources, read_sources, spooled
+from trtlog.store import Store, store_dir
 
 
 @contextmanager
@@ -30,60 +29,47 @@ def _output(out: Path | None) -> Iterator[TextIO]:
 
 
 def write_parse_output(sources: Sources, output_format: str, out: Path | None, store: bool) -> None:
-    if output_format == "jsonl":
-        log = _write_jsonl(sources, out)
-    else:
-        log = parse_sources(sources)
-        _write_document(log, output_format, out)
-    if store:
-        from trtlog.store import Store
-
-        Store().add(sources, log)
-
-
-def _write_document(log: ParsedLog, output_format: str, out: Path | None) -> None:
-    summary = summarize(log)
-    with _output(out) as stream:
-        if output_format == "json":
-            document = {
-                "source": log.source,
-                "summary": summary.as_dict(),
-                "events": [event_to_dict(event) for event in log.events],
-            }
-            json.dump(document, stream, indent=1)
-            stream.write("\n")
+    """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
+    (any size of log); the JSON document holds every event."""
+    with spooled(sources, store_dir()) as readable:
+        if output_format == "jsonl":
+            log = _write_jsonl(readable, out)
+        elif output_format == "json":
+            parsed = parse_sources(readable)
+            log = BuildLog.from_parsed(parsed)
+            _write_document(parsed, log, out)
         else:
-            from trtlog.cli.render_summary import render_summary
+            log = stream_build_log(readable)
+            with _output(out) as stream:
+                from trtlog.cli.render_summary import render_summary
 
-            render_summary(summary, stream)
+                render_summary(log.summary, stream)
+        if store:
+            Store().add(sources, log, readable)
 
 
-def _write_jsonl(sources: Sources, out: Path | None) -> ParsedLog:
-    # Writes each event of the log as soon as it is parsed, then the exports' events.
-    parser = RecordParser()
-    parsed = ParsedLog(source=sources.label)
-    exports = parse_sources(replace(sources, log=None)).events
+def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
+    document = {
+        "source": parsed.source,
+        "summary": log.summary.as_dict(),
+        "events": [event_to_dict(event) for event in parsed.events],
+    }
     with _output(out) as stream:
-        if sources.log is not None:
-            with open_log(sources.log) as log:
-                counter = LineCounter(log)
-                events = iter_events(counter, parser)
-                if sources.capture is not None:
-                    events = read_capture(sources.capture).stamp(events)
-                try:
-                    for event in events:
-                        parsed.events.append(event)
-                        _write_event(stream, event)
-                except (OSError, EOFError) as error:
-                    raise LogSourceError(f"{sources.log}: read failed ({error})") from error
-            parsed.counts = parser.counts
-            parsed.physical_lines = counter.count
-        for event in exports:
-            parsed.events.append(event)
-            _write_event(stream, event)
-    return parsed
+        json.dump(document, stream, indent=1)
+        stream.write("\n")
 
 
-def _write_event(stream: TextIO, event: Event) -> None:
-    stream.write(json.dumps(event_to_dict(event)))
-    stream.write("\n")
+def _write_jsonl(sources: Sources, out: Path | None) -> BuildLog:
+    # Each event is written as soon as it is parsed, then the exports' events; the tables are
+    # built along the way.
+    tables = TableStream()
+    with _output(out) as stream:
+
+        def write(item: Item) -> None:
+            tables.feed(item)
+            event: Event = materialize(item) if isinstance(item, tuple) else item
+            stream.write(json.dumps(event_to_dict(event)))
+            stream.write("\n")
+
+        shell = read_sources(sources, write)
+    return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

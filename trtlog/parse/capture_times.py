@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from trtlog.events.base import Event
+from trtlog.parse.rows import LINE, TIMESTAMP, Item
 
 _MISSING = -1.0
 
@@ -38,9 +38,13 @@ class CaptureTimes:
             return self.start + timedelta(milliseconds=offset)
         return None
 
-    def stamp(self, events: Iterable[Event]) -> Iterator[Event]:
-        """``events`` with the arrival time of their first line as their timestamp."""
+    def stamp(self, events: Iterable[Item]) -> Iterator[Item]:
+        """``events`` (or rows) with the arrival time of their first line as their timestamp."""
         for event in events:
+            if isinstance(event, tuple):
+                time = self.time_of(event[LINE])
+                yield event if time is None else (*event[:TIMESTAMP], time, *event[TIMESTAMP + 1 :])
+                continue
             time = self.time_of(event.line)
             yield event if time is None else replace(event, timestamp=time)
 

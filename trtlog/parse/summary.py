@@ -84,7 +84,9 @@ class Summary:
         return data
 
 
-def summarize(log: ParsedLog, top: int = 5) -> Summary:
+def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5) -> Summary:
+    """The summary of ``log``; ``families`` counts the events per family where ``log`` holds
+    only some of them (a streamed log keeps no tactic timings)."""
     counts = log.counts
     unrecognized = Counter(_form(event.text) for event in log.of(Unrecognized))
     version, version_source = _tensorrt_version(log)
@@ -104,7 +106,7 @@ def summarize(log: ParsedLog, top: int = 5) -> Summary:
         foreign=counts.foreign,
         blank=counts.blank,
         recognized_percent=round(100 * log.recognized_ratio, 2),
-        families=dict(Counter(event.family for event in log.events).most_common()),
+        families=dict((families or Counter(event.family for event in log.events)).most_common()),
         commonest_unrecognized=unrecognized.most_common(top),
     )
 

@@ -1,0 +1,52 @@
+"""Read a log's items once and keep only what its tables need.
+
+A verbose log of a large model holds millions of tactic timings, Myelin trace lines and kernel
+names (the rows of ``trtlog.parse.rows``). ``TableStream`` takes each item as it is parsed: the
+tactic and timeline builders read every one, the counts per family see every one, and every
+event but those rows is kept for the other tables, which need few of them. Memory stays near
+the size of the tables, whatever the size of the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import pandas as pd
+
+from trtlog.analysis.tactics import TacticCollector
+from trtlog.analysis.timeline import TimelineBuilder
+from trtlog.events import Event
+from trtlog.parse.rows import Item
+
+
+class TableStream:
+    """The tactic columns, the timeline and the kept events of one log, read item by item."""
+
+    def __init__(self) -> None:
+        self.tactics = TacticCollector()
+        self.timeline = TimelineBuilder()
+        self.events: list[Event] = []
+        self.families: Counter[str] = Counter()
+
+    def feed(self, item: Item) -> None:
+        self.tactics.feed(item)
+        self.timeline.feed(item)
+        if isinstance(item, tuple):
+            self.families[item[0].family] += 1
+        else:
+            self.events.append(item)
+            self.families[item.family] += 1
+
+    def feed_all(self, items: Iterable[Item]) -> TableStream:
+        for item in items:
+            self.feed(item)
+        return self
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The tables built while reading: tactics, choices and timeline."""
+        tactics, choices = self.tactics.tables()
+        return {"tactics": tactics, "choices": choices, "timeline": self.timeline.table()}
+
+
+__all__ = ["TableStream"]
