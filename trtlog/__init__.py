@@ -24,11 +24,14 @@ def load(
     profile: str | os.PathLike[str] | None = None,
     times: str | os.PathLike[str] | None = None,
     store: bool = False,
+    jobs: int = 1,
 ) -> BuildLog:
     """The tables of a TensorRT log, a trtexec JSON export or a ``trtlog build`` run folder,
     with the ``--exportLayerInfo``, ``--exportProfile`` and ``--exportTimes`` files beside it
-    (see ``trtlog.store.load``)."""
+    (see ``trtlog.store.load``). ``jobs`` worker processes parse a large log."""
     # Imported here so that `import trtlog` (and `trtlog --help`) does not pull in pandas.
     from trtlog.store import load as load_from_store
 
-    return load_from_store(source, layers=layers, profile=profile, times=times, store=store)
+    return load_from_store(
+        source, layers=layers, profile=profile, times=times, store=store, jobs=jobs
+    )

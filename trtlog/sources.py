@@ -16,15 +16,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import cast
 
-from trtlog.events import Event
 from trtlog.exports import ExportError, export_events, kind_of, read_documents
-from trtlog.parse import LineCounter, LogSourceError, ParsedLog, iter_items, parse_file
+from trtlog.parse import LogSourceError, ParsedLog
 from trtlog.parse.capture_times import read_capture
-from trtlog.parse.reader import open_log
-from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import Item
+from trtlog.parse.parallel import ParallelParse
+from trtlog.parse.rows import Item, materialize
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
@@ -130,37 +127,28 @@ def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
         Path(copy.name).unlink(missing_ok=True)
 
 
-def parse_sources(sources: Sources) -> ParsedLog:
-    """The log's events followed by the events of each export file."""
-    parsed = parse_file(sources.log) if sources.log is not None else ParsedLog(source=sources.label)
-    parsed.source = sources.label
-    if sources.capture is not None and sources.log is not None:
-        stamped = read_capture(sources.capture).stamp(parsed.events)
-        parsed.events = cast("list[Event]", list(stamped))
-    for kind, path in sources.exports().items():
-        _, events = export_events(path, expected=kind)
-        parsed.events.extend(events)
+def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
+    """The log's events followed by the events of each export file; ``jobs`` worker processes
+    parse a large log (see ``trtlog.parse.parallel``)."""
+    items: list[Item] = []
+    parsed = read_sources(sources, items.append, jobs)
+    parsed.events = [materialize(item) if isinstance(item, tuple) else item for item in items]
     return parsed
 
 
-def read_sources(sources: Sources, sink: Callable[[Item], None]) -> ParsedLog:
+def read_sources(sources: Sources, sink: Callable[[Item], None], jobs: int = 1) -> ParsedLog:
     """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
     events. Memory does not grow with the log."""
     shell = ParsedLog(source=sources.label)
     if sources.log is not None:
-        parser = RecordParser()
-        with open_log(sources.log) as stream:
-            counter = LineCounter(stream)
-            items = iter_items(counter, parser)
-            if sources.capture is not None:
-                items = read_capture(sources.capture).stamp(items)
-            try:
-                for item in items:
-                    sink(item)
-            except (OSError, EOFError) as error:
-                raise LogSourceError(f"{sources.log}: read failed ({error})") from error
-        shell.counts, shell.physical_lines = parser.counts, counter.count
+        parse = ParallelParse(sources.log, jobs)
+        items = parse.items()
+        if sources.capture is not None:
+            items = read_capture(sources.capture).stamp(items)
+        for item in items:
+            sink(item)
+        shell.counts, shell.physical_lines = parse.counts, parse.physical_lines
     for kind, path in sources.exports().items():
         _, events = export_events(path, expected=kind)
         for event in events:

@@ -68,8 +68,10 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 class Store:
     """A directory of parsed logs."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, jobs: int = 1) -> None:
         self.root = root or store_dir()
+        # Worker processes that parse a large log (``trtlog.parse.parallel``).
+        self.jobs = jobs
 
     def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
         """The tables of ``sources`` (when None, of the current log), parsed if need be."""
@@ -81,7 +83,7 @@ class Store:
             if key is None or not self._complete(key):
                 key = _content_key(readable)
                 if not self._complete(key):
-                    self._save(key, stream_build_log(readable), sources)
+                    self._save(key, stream_build_log(readable, self.jobs), sources)
                 if sources.log != "-":
                     self._remember(sources, key)
         if make_current:
@@ -210,16 +212,18 @@ def load(
     profile: str | os.PathLike[str] | None = None,
     times: str | os.PathLike[str] | None = None,
     store: bool = False,
+    jobs: int = 1,
 ) -> BuildLog:
     """The tables of a log (or a JSON export, or a run folder) and the exports beside it:
     parsed now, or, with ``store=True``, kept in the parsed-log store and read from it next
-    time. Without any source, the store's current log."""
+    time. Without any source, the store's current log. ``jobs`` worker processes parse a
+    large log."""
     given = (source, layers, profile, times)
     sources = resolve(source, layers, profile, times) if any(given) else None
     if sources is not None and not store:
-        return BuildLog.from_parsed(parse_sources(sources))
+        return stream_build_log(sources, jobs)
     try:
-        return Store().load(sources, make_current=False)
+        return Store(jobs=jobs).load(sources, make_current=False)
     except NoCurrentLog as error:
         raise LogSourceError(str(error)) from None
 

@@ -221,9 +221,10 @@ def parse_build_log(path: str | Path) -> BuildLog:
     return BuildLog.from_parsed(parse_file(path))
 
 
-def stream_build_log(sources: Sources) -> BuildLog:
+def stream_build_log(sources: Sources, jobs: int = 1) -> BuildLog:
     """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
-    way to read logs of any size. Its events are parsed again if asked for."""
+    way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
+    parsed again if asked for."""
     stream = TableStream()
-    shell = read_sources(sources, stream.feed)
+    shell = read_sources(sources, stream.feed, jobs)
     return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

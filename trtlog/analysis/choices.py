@@ -56,15 +56,21 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
         return pd.DataFrame(columns=CHOICE_COLUMNS).astype(
             {"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"}
         )
+    # Runners, tactics and kernels by their categorical codes: a log with millions of timings
+    # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
+    runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
     timed = pd.DataFrame(
         {
             "combination": tactics["combination"].to_numpy(),
-            "runner": tactics["runner"].astype(object).to_numpy(),
-            "tactic": tactics["tactic"].astype(object).to_numpy(),
-            "kernel": tactics["kernel"].astype(object).to_numpy(),
+            "runner": runners.codes.to_numpy(),
+            "tactic": tactic_ids.codes.to_numpy(),
+            "kernel": tactics["kernel"].cat.codes.to_numpy(),
             "time_ms": tactics["time_ms"].to_numpy(),
         }
     )
+    choices["runner_name"], choices["tactic_id"] = choices["runner"], choices["tactic"]
+    choices["runner"] = _codes(runners.categories, choices["runner_name"])
+    choices["tactic"] = _codes(tactic_ids.categories, choices["tactic_id"])
     key = ["combination", "runner", "tactic"]
     # The chosen runner and tactic's fastest timing (untimed ones last).
     winners = (
@@ -74,16 +80,17 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
     )
     choices = choices.merge(winners, how="left", on=key, indicator="winner")
     timed_choice = (choices.pop("winner") == "both").to_numpy()
-    choices["kernel"] = choices["kernel"].astype(object).where(timed_choice, None)
+    kernel_codes = choices["kernel"].fillna(-1).astype("int64").to_numpy()
+    choices["kernel"] = _names(tactics["kernel"].cat.categories, kernel_codes, timed_choice)
     # The fastest and the fastest of another runner or tactic, per combination: the runner-up
     # of a choice is the first of the two that is not the choice.
     ranked = timed[timed["time_ms"].notna()].sort_values(["combination", "time_ms"], kind="stable")
     first = ranked.drop_duplicates("combination")
-    first_key = ranked["combination"].map(first.set_index("combination")["runner"].astype(object))
+    first_runner = ranked["combination"].map(first.set_index("combination")["runner"])
     first_tactic = ranked["combination"].map(first.set_index("combination")["tactic"])
-    differs = (ranked["runner"] != first_key) | (ranked["tactic"] != first_tactic)
+    differs = (ranked["runner"] != first_runner) | (ranked["tactic"] != first_tactic)
     second = ranked[differs].drop_duplicates("combination")
-    choices = _runner_up(choices, first, second)
+    choices = _runner_up(choices, first, second, runners.categories, tactic_ids.categories)
     counted = timed[timed["time_ms"].notna()].groupby("combination")
     choices["tactics_tried"] = choices["combination"].map(counted.size()).fillna(0).astype("int64")
     choices["runners_tried"] = (
@@ -98,9 +105,25 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
     choices["gap_percent"] = np.where(
         best.notna() & (best != 0), (runner_up - best) / best * 100, math.nan
     )
+    choices["runner"], choices["tactic"] = choices["runner_name"], choices["tactic_id"]
     return choices[CHOICE_COLUMNS].astype(
         {"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"}
     )
+
+
+def _codes(categories: pd.Index, values: pd.Series) -> np.ndarray:
+    """The codes of ``values`` among ``categories``; -2 for a value that is not one."""
+    codes = categories.get_indexer(values.astype(object))
+    return np.where(codes < 0, -2, codes)
+
+
+def _names(categories: pd.Index, codes: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+    """The category of each code as an object array; None for -1 (or where not ``keep``)."""
+    names = np.asarray(categories, dtype=object)
+    valid = codes >= 0 if keep is None else (codes >= 0) & keep
+    result = np.full(len(codes), None, dtype=object)
+    result[valid] = names[codes[valid]]
+    return result
 
 
 def _choice_rows(combinations: dict[int, Combination]) -> pd.DataFrame:
@@ -136,7 +159,13 @@ def _choice_record(number: int, combination: Combination, choice: ChoseRunner) -
     }
 
 
-def _runner_up(choices: pd.DataFrame, first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+def _runner_up(
+    choices: pd.DataFrame,
+    first: pd.DataFrame,
+    second: pd.DataFrame,
+    runners: pd.Index,
+    tactic_ids: pd.Index,
+) -> pd.DataFrame:
     top = first.set_index("combination")
     other = second.set_index("combination")
     number = choices["combination"]
@@ -149,6 +178,9 @@ def _runner_up(choices: pd.DataFrame, first: pd.DataFrame, second: pd.DataFrame)
         )
     choices = choices.rename(columns={"runner_up_time_ms": "runner_up_ms"})
     choices["runner_up_ms"] = choices["runner_up_ms"].astype("float64")
+    for column, categories in (("runner_up_runner", runners), ("runner_up_tactic", tactic_ids)):
+        codes = pd.to_numeric(choices[column]).fillna(-1).astype("int64").to_numpy()
+        choices[column] = _names(categories, codes)
     return choices
 
 

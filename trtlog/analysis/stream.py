@@ -1,10 +1,12 @@
 """Read a log's items once and keep only what its tables need.
 
 A verbose log of a large model holds millions of tactic timings, Myelin trace lines and kernel
-names (the rows of ``trtlog.parse.rows``). ``TableStream`` takes each item as it is parsed: the
-tactic and timeline builders read every one, the counts per family see every one, and every
-event but those rows is kept for the other tables, which need few of them. Memory stays near
-the size of the tables, whatever the size of the log.
+names (the rows of ``trtlog.parse.rows``), and one autotuning event per format combination
+and runner around them. ``TableStream`` takes each item as it is parsed: the tactic and
+timeline builders read every one, the counts per family see every one, and the events the
+other tables read are kept: all but the rows and the autotuning events (of which the memory
+table needs those where the build number changes, the warnings table those that warn).
+Memory stays near the size of the tables, whatever the size of the log.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import pandas as pd
 
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline import TimelineBuilder
-from trtlog.events import Event
+from trtlog.events import AutotuningEvent, Event, LayerCount
+from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.rows import Item
 
 
@@ -28,15 +31,25 @@ class TableStream:
         self.timeline = TimelineBuilder()
         self.events: list[Event] = []
         self.families: Counter[str] = Counter()
+        # The build number of the last kept event that carries one.
+        self._build: int | None = None
 
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
         self.timeline.feed(item)
         if isinstance(item, tuple):
             self.families[item[0].family] += 1
-        else:
-            self.events.append(item)
-            self.families[item.family] += 1
+            return
+        self.families[item.family] += 1
+        if isinstance(item, (AutotuningEvent, LayerCount)):
+            if (
+                isinstance(item, AutotuningEvent)
+                and item.build == self._build
+                and item.severity not in WARNING_OR_WORSE
+            ):
+                return
+            self._build = item.build
+        self.events.append(item)
 
     def feed_all(self, items: Iterable[Item]) -> TableStream:
         for item in items:

@@ -40,6 +40,15 @@ def parse(
     layers: LayersOption = None,
     profile: ProfileOption = None,
     times: TimesOption = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes for a large log (default: the number of cores).",
+        ),
+    ] = None,
 ) -> None:
     """Parse a TensorRT log into typed events and summarise it; it becomes the current log for
     the query commands (stages, tactics, fusions, ...). LOG may also be a trtexec JSON export
@@ -49,11 +58,12 @@ def parse(
     """
     from trtlog.cli.parse_output import write_parse_output
     from trtlog.parse import LogSourceError
+    from trtlog.parse.parallel import default_jobs
     from trtlog.sources import resolve
 
     try:
         sources = resolve(log, layers, profile, times)
-        write_parse_output(sources, output_format.value, out, store)
+        write_parse_output(sources, output_format.value, out, store, jobs or default_jobs())
     except LogSourceError as error:
         raise fail(str(error)) from None
     except OSError as error:

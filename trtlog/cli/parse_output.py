@@ -28,18 +28,21 @@ def _output(out: Path | None) -> Iterator[TextIO]:
         yield stream
 
 
-def write_parse_output(sources: Sources, output_format: str, out: Path | None, store: bool) -> None:
+def write_parse_output(
+    sources: Sources, output_format: str, out: Path | None, store: bool, jobs: int = 1
+) -> None:
     """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
-    (any size of log); the JSON document holds every event."""
+    (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
+    large log."""
     with spooled(sources, store_dir()) as readable:
         if output_format == "jsonl":
-            log = _write_jsonl(readable, out)
+            log = _write_jsonl(readable, out, jobs)
         elif output_format == "json":
-            parsed = parse_sources(readable)
+            parsed = parse_sources(readable, jobs)
             log = BuildLog.from_parsed(parsed)
             _write_document(parsed, log, out)
         else:
-            log = stream_build_log(readable)
+            log = stream_build_log(readable, jobs)
             with _output(out) as stream:
                 from trtlog.cli.render_summary import render_summary
 
@@ -59,7 +62,7 @@ def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
         stream.write("\n")
 
 
-def _write_jsonl(sources: Sources, out: Path | None) -> BuildLog:
+def _write_jsonl(sources: Sources, out: Path | None, jobs: int) -> BuildLog:
     # Each event is written as soon as it is parsed, then the exports' events; the tables are
     # built along the way.
     tables = TableStream()
@@ -71,5 +74,5 @@ def _write_jsonl(sources: Sources, out: Path | None) -> BuildLog:
             stream.write(json.dumps(event_to_dict(event)))
             stream.write("\n")
 
-        shell = read_sources(sources, write)
+        shell = read_sources(sources, write, jobs)
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

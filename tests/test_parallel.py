@@ -1,0 +1,143 @@
+"""Parsing in pieces, in worker processes, gives exactly the events, counts and tables of one
+pass, for any number of jobs and any piece size."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from trtlog.analysis import TABLES, stream_build_log
+from trtlog.cli.app import app
+from trtlog.parse import LogSourceError, parse_file
+from trtlog.parse import parallel as parallel_module
+from trtlog.parse.parallel import ParallelParse, cut
+from trtlog.parse.rows import materialize
+from trtlog.sources import resolve
+
+ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
+# Small pieces, so that even the short logs are cut many times, at every kind of place.
+SMALL_PIECE = 4096
+
+
+def parallel_events(path: Path, jobs: int, piece_bytes: int) -> tuple[list, ParallelParse]:
+    parse = ParallelParse(str(path), jobs, piece_bytes)
+    events = [materialize(item) if isinstance(item, tuple) else item for item in parse.items()]
+    return events, parse
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
+def test_pieces_parse_to_the_events_of_one_pass(path: Path) -> None:
+    whole = parse_file(path)
+    for jobs, piece_bytes in ((2, SMALL_PIECE), (3, 3 * SMALL_PIECE + 7)):
+        events, parse = parallel_events(path, jobs, piece_bytes)
+        assert events == whole.events
+        assert parse.counts == whole.counts
+        assert parse.physical_lines == whole.physical_lines
+
+
+@needs_corpus
+def test_most_logs_are_really_cut() -> None:
+    # The equality above proves nothing for a log that is never cut: most must be.
+    big = [path for path in ALL_LOGS if path.stat().st_size > 8 * SMALL_PIECE]
+    cut_logs = [path for path in big if (cut(str(path), SMALL_PIECE) or [None])[1:]]
+    assert len(big) >= 20
+    assert len(cut_logs) >= 0.75 * len(big)
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hackathon_trt10.16.1_trtexec_build_h100.log",
+        "lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log",
+        "jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log",
+    ],
+)
+def test_pieces_give_the_tables_of_one_pass(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = next(path for path in CORPUS_LOGS if path.name == name)
+    one = stream_build_log(resolve(path), jobs=1)
+    monkeypatch.setattr(parallel_module, "PIECE_BYTES", SMALL_PIECE)
+    assert len(cut(str(path)) or []) > 5
+    two = stream_build_log(resolve(path), jobs=2)
+    assert asdict(two.summary) == asdict(one.summary)
+    for table in TABLES:
+        pd.testing.assert_frame_equal(two.table(table), one.table(table), obj=table)
+
+
+def _numbered_lines(path: Path) -> list[bytes]:
+    return path.read_bytes().split(b"\n")
+
+
+@needs_corpus
+def test_cut_points_open_records_and_number_lines() -> None:
+    path = next(path for path in CORPUS_LOGS if "trt8.6.0_trtexec_build" in path.name)
+    pieces = cut(str(path), SMALL_PIECE)
+    assert pieces is not None and len(pieces) > 10
+    data = path.read_bytes()
+    assert pieces[0].start == 0 and pieces[-1].end == len(data)
+    for before, after in itertools.pairwise(pieces):
+        assert before.end == after.start
+        # Each piece starts a line, with an envelope (a record of its own).
+        assert data[after.start - 1 : after.start] == b"\n"
+        assert data[after.start : after.start + 1] == b"["
+        assert after.first_line == data[: after.start].count(b"\n") + 1
+
+
+def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
+    # A multi-line message (bare lines under one envelope) must never be cut apart; CRLF line
+    # ends and lines without an envelope before the first one are cut as one pass reads them.
+    stamp = "[11/22/2026-10:00:{:02d}] [V] [TRT] "
+    lines = ["banner line of another program", "......"]
+    for second in range(40):
+        lines.append(stamp.format(second) + "Engine Layer Information:")
+        lines.extend(
+            f"Layer(CaskConvolution): conv_{second}_{n}, Tactic: 0x{n:016x}" for n in range(30)
+        )
+        lines.append(stamp.format(second) + "Tactic: 0x0000000000000001 Time: 0.0123")
+    text = "\r\n".join(lines) + "\r\n"
+    path = tmp_path / "multi.log"
+    path.write_bytes(text.encode())
+    pieces = cut(str(path), 1024)
+    assert pieces is not None and len(pieces) > 5
+    whole = parse_file(path)
+    events, parse = parallel_events(path, 2, 1024)
+    assert events == whole.events
+    assert parse.counts == whole.counts
+
+
+def test_what_cannot_be_cut_is_parsed_in_one_pass(tmp_path: Path) -> None:
+    sample = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    zipped = tmp_path / "build.log.gz"
+    zipped.write_bytes(gzip.compress(sample.read_bytes()))
+    assert cut(str(zipped), 512) is None
+    assert cut(str(sample), 10 * sample.stat().st_size) is None  # too small to be worth it
+    events, _parse = parallel_events(zipped, 2, 512)
+    assert events == parse_file(sample).events
+    with pytest.raises(LogSourceError, match="no such file"):
+        list(ParallelParse(str(tmp_path / "missing.log"), 2).items())
+
+
+def test_cli_jobs_give_the_same_jsonl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel_module, "PIECE_BYTES", 1024)
+    sample = SAMPLES / "trtexec_8.x_build.log"
+    runner = CliRunner()
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.jsonl"
+        result = runner.invoke(
+            app, ["parse", str(sample), "--format", "jsonl", "--jobs", jobs, "--out", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        outputs.append([json.loads(line) for line in out.read_text().splitlines()])
+    assert len(cut(str(sample)) or []) > 3
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) > 100

@@ -1,0 +1,238 @@
+"""Parse a large log in pieces, in worker processes, with the same result as one pass.
+
+Parsing a record never looks at another record (``trtlog.parse.records``), so a log can be cut
+before any line that opens a record: a line with an envelope of its own, whose bare lines
+follow it. Each worker reads its piece from the file, splits it into records and parses them;
+the main process takes the pieces back in order, runs the one sequential pass that links them
+(``trtlog.parse.fold``) and hands the items on. Only a few pieces are in flight at a time, so
+memory stays bounded however large the log is.
+
+Standard input and gzip files cannot be cut without reading them first; they are parsed in
+one pass (standard input is spooled to a file by the commands that parse it twice).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import BinaryIO
+
+from trtlog.parse import LineCounter, _record_events, iter_items
+from trtlog.parse.envelope import NO_ENVELOPE
+from trtlog.parse.fast_path import EnvelopeCache
+from trtlog.parse.fold import fold
+from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
+from trtlog.parse.records import LineCounts, RecordParser, assemble_records
+from trtlog.parse.rows import Item
+
+# Pieces this size keep every worker busy and each result small; a log under two pieces is
+# parsed in one pass (starting workers would cost more than it saves).
+PIECE_BYTES = 8 << 20
+# How far past a cut point to look for a line that opens a record.
+_SEARCH_BYTES = 1 << 20
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS and Windows
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Bytes ``start`` to ``end`` of a log, whose first line is line ``first_line``."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+@dataclass
+class PieceResult:
+    """A piece's records parsed but not yet linked, and how its lines were classified."""
+
+    items: list[Item]
+    counts: LineCounts
+    lines: int
+
+
+@dataclass
+class ParallelParse:
+    """The items of one log, parsed by ``jobs`` worker processes; after the items have been
+    read, ``counts`` and ``physical_lines`` hold the whole log's figures."""
+
+    path: str
+    jobs: int
+    # None: ``PIECE_BYTES``.
+    piece_bytes: int | None = None
+    counts: LineCounts = field(default_factory=LineCounts)
+    physical_lines: int = 0
+
+    def items(self) -> Iterator[Item]:
+        """The log's items in order, linked by the fold. Raises ``LogSourceError`` when the log
+        cannot be read."""
+        with open_log(self.path) as stream:
+            size = self.piece_bytes or PIECE_BYTES
+            pieces = cut(self.path, size) if self.jobs > 1 else None
+            if not pieces or len(pieces) < 2:
+                yield from self._one_pass(stream)
+                return
+        try:
+            yield from fold(self._linked_pieces(pieces))
+        except BrokenProcessPool as error:
+            raise LogSourceError(f"{self.path}: a parsing worker process died") from error
+
+    def _one_pass(self, stream: BinaryIO) -> Iterator[Item]:
+        parser = RecordParser()
+        counter = LineCounter(stream)
+        try:
+            yield from iter_items(counter, parser)
+        except (OSError, EOFError) as error:
+            raise LogSourceError(f"{self.path}: read failed ({error})") from error
+        self.counts, self.physical_lines = parser.counts, counter.count
+
+    def _linked_pieces(self, pieces: list[Piece]) -> Iterator[Item]:
+        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
+            pending: deque[Future[PieceResult]] = deque()
+            queue = iter(pieces)
+            # Two pieces per worker in flight: workers never wait, memory stays bounded.
+            for piece in queue:
+                pending.append(pool.submit(parse_piece, self.path, piece))
+                if len(pending) >= 2 * self.jobs:
+                    break
+            while pending:
+                result = pending.popleft().result()
+                next_piece = next(queue, None)
+                if next_piece is not None:
+                    pending.append(pool.submit(parse_piece, self.path, next_piece))
+                self._add_counts(result)
+                yield from result.items
+
+    def _add_counts(self, result: PieceResult) -> None:
+        self.physical_lines += result.lines
+        total, piece = self.counts, result.counts
+        for name in (f.name for f in fields(LineCounts)):
+            mine, theirs = getattr(total, name), getattr(piece, name)
+            if isinstance(mine, dict):
+                for key, count in theirs.items():
+                    mine[key] = mine.get(key, 0) + count
+            else:
+                setattr(total, name, mine + theirs)
+
+
+def parse_piece(path: str, piece: Piece) -> PieceResult:
+    """Parse one piece into its records' items (the worker's job)."""
+    with open(path, "rb") as stream:
+        stream.seek(piece.start)
+        data = stream.read(piece.end - piece.start)
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    parser = RecordParser()
+    records = assemble_records(numbered_segments(lines, piece.first_line))
+    items = list(_record_events(records, parser))
+    return PieceResult(items, parser.counts, len(lines))
+
+
+def cut(path: str, piece_bytes: int | None = None) -> list[Piece] | None:
+    """Where to cut the log into pieces of about ``piece_bytes``; None when it cannot be cut
+    (not a plain file, compressed, or too small to be worth it)."""
+    piece_bytes = piece_bytes or PIECE_BYTES
+    file = Path(path)
+    if path == "-" or not file.is_file():
+        return None
+    size = file.stat().st_size
+    if size < 2 * piece_bytes:
+        return None
+    with file.open("rb") as stream:
+        if stream.read(2) == _GZIP_MAGIC:
+            return None
+        envelopes = EnvelopeCache()
+        # Lines before the first envelope may be reclassified by what follows them
+        # (``_record_events``): the first piece holds them and the first envelope.
+        first_opening = _next_opening(stream, 0, envelopes, size)
+        if first_opening is None:
+            return None
+        starts = [0]
+        target = max(piece_bytes, first_opening + 1)
+        while target < size:
+            opening = _next_opening(stream, target, envelopes, size)
+            if opening is None:
+                break
+            if opening > starts[-1]:
+                starts.append(opening)
+            target = opening + piece_bytes
+        return _numbered(stream, starts, size)
+
+
+def _next_opening(stream: BinaryIO, offset: int, envelopes: EnvelopeCache, size: int) -> int | None:
+    """The offset of the first line at or after ``offset`` (at a line start, or after the next
+    newline) that opens a record; None if none does within reach."""
+    stream.seek(offset)
+    position = offset
+    if offset > 0:
+        stream.seek(offset - 1)
+        if stream.read(1) != b"\n":
+            skipped = stream.readline()
+            position = offset + len(skipped)
+    limit = min(size, offset + _SEARCH_BYTES)
+    while position < limit:
+        line = stream.readline()
+        if not line:
+            return None
+        if _opens_record(line, envelopes):
+            return position
+        position += len(line)
+    return None
+
+
+def _opens_record(line: bytes, envelopes: EnvelopeCache) -> bool:
+    """A plain line (one segment) with an envelope: it cannot belong to the record above."""
+    body = line.rstrip(b"\n")
+    if body.endswith(b"\r"):
+        body = body[:-1]
+    if not body.startswith(b"[") or b"\r" in body or b"\x1b" in body:
+        return False
+    text = body.decode("utf-8", errors="replace")
+    segments = list(numbered_segments([text]))
+    if len(segments) != 1:
+        return False
+    split = envelopes.split(text)
+    return split is not None and split[0] is not NO_ENVELOPE
+
+
+def _numbered(stream: BinaryIO, starts: list[int], size: int) -> list[Piece]:
+    """The pieces between ``starts``, each with the number of its first line."""
+    pieces: list[Piece] = []
+    line = 1
+    bounds = [*starts, size]
+    for start, end in itertools.pairwise(bounds):
+        pieces.append(Piece(start, end, line))
+        line += _count_newlines(stream, start, end)
+    return pieces
+
+
+def _count_newlines(stream: BinaryIO, start: int, end: int) -> int:
+    stream.seek(start)
+    count, left = 0, end - start
+    while left > 0:
+        block = stream.read(min(left, 1 << 22))
+        if not block:
+            break
+        count += block.count(b"\n")
+        left -= len(block)
+    return count
+
+
+__all__ = ["PIECE_BYTES", "ParallelParse", "Piece", "cut", "default_jobs", "parse_piece"]
