@@ -144,8 +144,13 @@ class Store:
         folder = self.root / key
         summary = Summary(**json.loads((folder / "summary.json").read_text()))
 
-        def read(name: str) -> pd.DataFrame:
-            return pd.read_parquet(folder / f"{name}.parquet")
+        def read(
+            name: str,
+            columns: list[str] | None = None,
+            where: tuple[str, list[str]] | None = None,
+        ) -> pd.DataFrame:
+            filters = None if where is None else [(where[0], "in", where[1])]
+            return pd.read_parquet(folder / f"{name}.parquet", columns=columns, filters=filters)
 
         def reread() -> list[Event]:
             if sources.log == "-":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pandas as pd
 
@@ -52,6 +52,18 @@ TABLES: dict[str, str] = {
 }
 
 
+class StoredTables(Protocol):
+    """Reads a table kept in the store: whole, some of its columns, or the rows whose
+    ``column`` holds one of ``values``."""
+
+    def __call__(
+        self,
+        name: str,
+        columns: list[str] | None = None,
+        where: tuple[str, list[str]] | None = None,
+    ) -> pd.DataFrame: ...
+
+
 class _Table:
     """A table of ``BuildLog`` read as an attribute: ``log.stages`` is ``log.table("stages")``."""
 
@@ -77,7 +89,7 @@ class BuildLog:
         source: str,
         summary: Summary,
         events: Sequence[Event] | None = None,
-        stored: Callable[[str], pd.DataFrame] | None = None,
+        stored: StoredTables | None = None,
         reread: Callable[[], Sequence[Event]] | None = None,
         stream: TableStream | None = None,
     ) -> None:
@@ -130,6 +142,23 @@ class BuildLog:
                     if table.empty:
                         self._tables[computed] = typed_empty(table)
         return self._tables[name]
+
+    def distinct(self, name: str, column: str) -> list[str]:
+        """The distinct text values of a column of a table (a stored table's column alone is
+        read for it)."""
+        from trtlog.analysis.columns import distinct_names
+
+        if name in self._tables or self._stored is None:
+            return distinct_names(self.table(name)[column])
+        return distinct_names(self._stored(name, columns=[column])[column])
+
+    def rows_where(self, name: str, column: str, values: list[str]) -> pd.DataFrame:
+        """The rows of a table whose ``column`` holds one of ``values`` (a stored table reads
+        only those rows)."""
+        if name in self._tables or self._stored is None:
+            table = self.table(name)
+            return table[table[column].isin(values)]
+        return self._stored(name, where=(column, values)).reset_index(drop=True)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: self.table(name) for name in TABLES}
@@ -203,16 +232,24 @@ _NUMBER_COLUMNS = {
 _FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights"}
 
 
+def column_kind(name: str) -> str:
+    """What a table column holds, by its name: "flag", "number" or "text"."""
+    if name in _FLAG_COLUMNS:
+        return "flag"
+    if name in _NUMBER_COLUMNS or name.endswith(_NUMBER_SUFFIXES):
+        return "number"
+    return "text"
+
+
 def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     """An empty table with numeric and flag columns typed as such, so that sums and
     comparisons on it work (pandas types an empty frame's columns as objects)."""
-    types = {}
-    for column in table.columns:
-        name = str(column)
-        if name in _FLAG_COLUMNS:
-            types[column] = "boolean"
-        elif name in _NUMBER_COLUMNS or name.endswith(_NUMBER_SUFFIXES):
-            types[column] = "float64"
+    kinds = {"flag": "boolean", "number": "float64"}
+    types = {
+        column: kinds[kind]
+        for column in table.columns
+        if (kind := column_kind(str(column))) in kinds
+    }
     return table.astype(types)
 
 

@@ -49,6 +49,14 @@ class TextColumn:
         )
 
 
+def distinct_names(column: pd.Series) -> list[str]:
+    """The distinct text values of a column, in order of first appearance; a categorical
+    column's categories (a tactics table of millions of rows holds a few thousand names)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return [str(name) for name in column.cat.categories]
+    return list(dict.fromkeys(name for name in column if isinstance(name, str)))
+
+
 def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:
     """A typed array's values as a numpy array of ``dtype``."""
     return np.frombuffer(values, dtype=dtype) if len(values) else np.empty(0, dtype=dtype)
@@ -60,4 +68,4 @@ def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArr
     return pd.arrays.IntegerArray(data.copy(), data == missing)
 
 
-__all__ = ["TextColumn", "nullable_ints", "numbers"]
+__all__ = ["TextColumn", "distinct_names", "nullable_ints", "numbers"]

@@ -8,6 +8,7 @@ import re
 import pandas as pd
 
 from trtlog.analysis.buildlog import BuildLog
+from trtlog.analysis.columns import distinct_names
 
 
 class NoMatch(Exception):
@@ -46,9 +47,8 @@ _IMPLEMENTATION = ["layer", "formats", "runner", "tactic", "kernel"]
 def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     """Every tactic timed for the matching layers, per format combination and fastest first,
     with how far each is behind the combination's best and the chosen one marked."""
-    tactics = log.tactics
-    matched = match_layers(list(tactics["layer"]), pattern, "tactic timings")
-    rows = tactics[tactics["layer"].isin(matched)].copy()
+    matched = match_layers(log.distinct("tactics", "layer"), pattern, "tactic timings")
+    rows = log.rows_where("tactics", "layer", matched).copy()
     best = rows.groupby("combination")["time_ms"].transform("min")
     rows["behind_best_percent"] = (rows["time_ms"] - best) / best * 100
     rows = rows.sort_values(["combination", "time_ms"], na_position="last")
@@ -66,9 +66,8 @@ def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
     """For the matching layers, the tactic chosen in each format combination and how close
     the runner-up came."""
     choices = log.choices
-    matched = match_layers(
-        list(log.tactics["layer"]) + list(choices["layer"]), pattern, "tactic timings"
-    )
+    names = log.distinct("tactics", "layer") + distinct_names(choices["layer"])
+    matched = match_layers(names, pattern, "tactic timings")
     rows = choices[choices["layer"].isin(matched)]
     columns = [
         *_IMPLEMENTATION,

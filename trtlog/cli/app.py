@@ -9,6 +9,7 @@ from __future__ import annotations
 
 # isort: off
 from trtlog.cli import parse_command, build_command, queries, visual, compare  # noqa: F401
+from trtlog.cli import dataset_commands  # noqa: F401
 from trtlog.cli.common import app
 
 # isort: on

@@ -1,0 +1,219 @@
+"""Benchmark trtlog on large generated logs: MB/s and peak memory, with grep as the floor.
+
+For each log style (a real 10.x and a real 8.x build log from the corpus) and each size, the
+log is generated once with ``bench/generate.py`` (kept in the work folder for later runs), then
+each of these runs as its own process, timed on the wall clock:
+
+- ``grep -c Tactic`` on the file: the floor, what reading the bytes costs;
+- ``trtlog parse`` with 1 job and with N jobs, into a fresh store (tables written to Parquet);
+- the grammar alone (``fast=False``, no fast path, no tables) on the first 20 MB;
+- a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog choices``;
+- ``trtlog --help``.
+
+Peak memory is the largest resident size of the process tree (workers included), sampled
+from /proc every 20 ms (Linux); elsewhere the process's own peak.
+
+    python bench/run.py --sizes 100M,1G --jobs 2 --json bench/results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+STYLES = {
+    "10.x": "hackathon_trt10.16.1_trtexec_build_h100.log",
+    "8.x": "hackathon_trt8.6.0_trtexec_build_rtx3090.log",
+}
+TRTLOG = [sys.executable, "-m", "trtlog"]
+GRAMMAR_SLICE = 20_000_000
+GRAMMAR_SCRIPT = """
+import sys
+from trtlog.parse import parse_text
+with open(sys.argv[1], "rb") as stream:
+    data = stream.read(int(sys.argv[2]))
+data = data[: data.rfind(b"\\n") + 1]
+parse_text(data, fast=False)
+"""
+
+
+@dataclass
+class Measurement:
+    style: str
+    size_mb: float
+    task: str
+    seconds: float
+    mb_per_s: float | None
+    peak_mb: float
+    status: int
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = _arguments().parse_args(argv)
+    corpus = Path(options.corpus or os.environ.get("TRTLOG_CORPUS", REPO.parent / "shared/corpus"))
+    work = Path(options.work)
+    work.mkdir(parents=True, exist_ok=True)
+    results: list[Measurement] = []
+    print(_machine(), flush=True)
+    for style in options.styles.split(","):
+        for size in options.sizes.split(","):
+            log = _generated(corpus / "logs" / STYLES[style], work / f"{style}_{size}.log", size)
+            results.extend(_measure_log(log, style, work / f"store-{style}-{size}", options.jobs))
+    measure_help = run([*TRTLOG, "--help"], env=dict(os.environ))
+    results.append(Measurement("-", 0.0, "trtlog --help", measure_help[0], None, *measure_help[1:]))
+    print(_row(results[-1]))
+    if options.json:
+        document = {"machine": _machine(), "results": [asdict(result) for result in results]}
+        Path(options.json).write_text(json.dumps(document, indent=1) + "\n")
+    failed = [result for result in results if result.status != 0 and "grep" not in result.task]
+    return 1 if failed else 0
+
+
+def _measure_log(log: Path, style: str, store: Path, jobs: int) -> list[Measurement]:
+    megabytes = log.stat().st_size / 1e6
+    environment = {**os.environ, "TRTLOG_STORE": str(store)}
+    results: list[Measurement] = []
+
+    def measure(task: str, command: list[str], volume: float | None = megabytes) -> None:
+        seconds, peak, status = run(command, env=environment)
+        rate = volume / seconds if volume else None
+        results.append(Measurement(style, megabytes, task, seconds, rate, peak, status))
+        print(_row(results[-1]), flush=True)
+
+    measure("grep -c Tactic", ["grep", "-c", "Tactic", str(log)])
+    for count in sorted({1, jobs}):
+        shutil.rmtree(store, ignore_errors=True)
+        measure(f"trtlog parse --jobs {count}", [*TRTLOG, "parse", str(log), "-j", str(count)])
+    slice_mb = min(GRAMMAR_SLICE, log.stat().st_size) / 1e6
+    grammar = [sys.executable, "-c", GRAMMAR_SCRIPT, str(log), str(GRAMMAR_SLICE)]
+    measure("grammar alone (first 20 MB)", grammar, slice_mb)
+    layer = _a_layer(store)
+    csv = ["--format", "csv", "--out", os.devnull]
+    measure("query: tactics --layer (stored)", [*TRTLOG, "tactics", "--layer", layer, *csv], None)
+    measure("query: tactics (stored)", [*TRTLOG, "tactics", *csv], None)
+    shutil.rmtree(store, ignore_errors=True)
+    return results
+
+
+def _arguments() -> argparse.ArgumentParser:
+    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    arguments.add_argument("--corpus", help="the corpus folder (default: $TRTLOG_CORPUS)")
+    arguments.add_argument("--work", default="/tmp/trtlog-bench", help="generated logs, stores")
+    arguments.add_argument("--sizes", default="100M,1G", help="comma-separated, e.g. 100M,1G")
+    arguments.add_argument("--styles", default="10.x,8.x", help="comma-separated: 10.x, 8.x")
+    arguments.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N for --jobs N")
+    arguments.add_argument("--json", help="also write the figures to this JSON file")
+    return arguments
+
+
+def _generated(source: Path, target: Path, size: str) -> Path:
+    if not target.exists():
+        generate = [sys.executable, str(BENCH / "generate.py"), str(source), str(target)]
+        subprocess.run([*generate, "--size", size], check=True)
+    return target
+
+
+def _a_layer(store: Path) -> str:
+    """A layer the stored tactics table holds: the most tuned one of the first build."""
+    import pandas as pd
+
+    tables = next(folder for folder in store.iterdir() if folder.is_dir())
+    choices = pd.read_parquet(tables / "choices.parquet", columns=["layer"])
+    return str(choices["layer"].value_counts().index[0])
+
+
+def run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, peak resident MB of the process tree, and exit status of ``command``."""
+    # Output goes to a file: GNU grep stops at the first match when it writes to /dev/null.
+    output = tempfile.TemporaryFile()
+    start = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=output)
+    sampler = _TreeMemory(process.pid)
+    sampler.start()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    sampler.stop()
+    output.close()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # The child's own peak counts what it inherited at fork, before exec: used only where
+    # /proc cannot be sampled.
+    own_peak = usage.ru_maxrss / (1e6 if sys.platform == "darwin" else 1e3)
+    return seconds, sampler.peak_mb or own_peak, process.returncode
+
+
+class _TreeMemory(threading.Thread):
+    """The largest sum of resident memory over a process and its descendants (Linux)."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak_mb = pid, 0.0
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        if not Path("/proc/self/stat").exists():
+            return
+        page_mb = os.sysconf("SC_PAGE_SIZE") / 1e6
+        while not self._done.wait(0.02):
+            self.peak_mb = max(self.peak_mb, _tree_pages(self.pid) * page_mb)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
+
+
+def _tree_pages(root: int) -> int:
+    parents: dict[int, int] = {}
+    pages: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the command name: state, ppid, ..., rss is the 22nd field after it.
+        parents[int(entry.name)], pages[int(entry.name)] = int(fields[1]), int(fields[21])
+    tree, grown = {root}, True
+    while grown:
+        descendants = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= descendants
+        grown = bool(descendants)
+    return sum(pages.get(pid, 0) for pid in tree)
+
+
+def _machine() -> str:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    processor = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                processor = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{processor}, {cores} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def _row(result: Measurement) -> str:
+    rate = f"{result.mb_per_s:8.1f} MB/s" if result.mb_per_s is not None else " " * 13
+    return (
+        f"{result.style:5} {result.size_mb:8.0f} MB  {result.task:34} {result.seconds:8.2f} s"
+        f"  {rate}  peak {result.peak_mb:7.0f} MB"
+        + ("" if result.status == 0 else f"  (exit {result.status})")
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

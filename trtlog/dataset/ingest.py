@@ -1,0 +1,124 @@
+"""Ingest logs into a dataset: find them, parse each one somewhere, write what comes back.
+
+The per-log work (``extract_log``) runs in this process (``jobs=1``), in worker processes on
+this machine, or on a Dask cluster (``dask.distributed``, whose workers must see the same log
+paths); this process writes every result, so the dataset is the same whichever ran the work.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trtlog.dataset.extract import LogResult, content_id, extract_log
+from trtlog.dataset.layout import Dataset
+from trtlog.parse import LogSourceError
+
+# What a directory is searched for (recursively).
+LOG_SUFFIXES = (".log", ".txt", ".out", ".log.gz", ".txt.gz", ".gz")
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did."""
+
+    added: list[str] = field(default_factory=list)
+    # Logs whose content is already in the dataset (ingested before, or twice in one run).
+    skipped: list[str] = field(default_factory=list)
+    # (path, one-line reason) of each log that could not be parsed.
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def find_logs(paths: Iterable[str]) -> list[Path]:
+    """The log files named by ``paths``: files, folders (searched recursively) and glob
+    patterns. Raises ``LogSourceError`` for a path that names nothing."""
+    found: dict[Path, None] = {}
+    for given in paths:
+        if _GLOB_CHARACTERS & set(given):
+            matches = [Path(match) for match in sorted(glob.glob(given, recursive=True))]
+            files = [match for match in matches if match.is_file()]
+            if not files:
+                raise LogSourceError(f"{given}: no file matches")
+        elif Path(given).is_dir():
+            files = sorted(
+                path
+                for path in Path(given).rglob("*")
+                if path.is_file() and path.name.lower().endswith(LOG_SUFFIXES)
+            )
+        elif Path(given).is_file():
+            files = [Path(given)]
+        else:
+            raise LogSourceError(f"{given}: no such file or folder")
+        found.update(dict.fromkeys(path.resolve() for path in files))
+    return list(found)
+
+
+def ingest(
+    paths: Iterable[str],
+    dataset: Dataset,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    progress: Callable[[LogResult], None] | None = None,
+) -> IngestReport:
+    """Parse the logs in ``paths`` and add those not yet in ``dataset``."""
+    dataset.check_writable()
+    report = IngestReport()
+    known = dataset.known_ids()
+    pending: list[str] = []
+    for path in find_logs(paths):
+        try:
+            build_id = content_id(str(path))
+        except LogSourceError as error:
+            report.failed.append((str(path), str(error)))
+            continue
+        if build_id in known:
+            report.skipped.append(str(path))
+            continue
+        known.add(build_id)
+        pending.append(str(path))
+    for result in _run(pending, jobs, dask_scheduler):
+        if result.error is not None or result.build_id is None or result.log_date is None:
+            report.failed.append((result.source_path, result.error or "no result"))
+        else:
+            dataset.add(result.build_id, result.log_date, result.tables)
+            report.added.append(result.source_path)
+        if progress is not None:
+            progress(result)
+    return report
+
+
+def _run(paths: list[str], jobs: int, dask_scheduler: str | None) -> Iterator[LogResult]:
+    if dask_scheduler is not None:
+        yield from _on_dask(paths, dask_scheduler)
+    elif jobs > 1 and len(paths) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(extract_log, path) for path in paths]
+            for future in as_completed(futures):
+                yield future.result()
+    else:
+        for path in paths:
+            yield extract_log(path)
+
+
+def _on_dask(paths: list[str], scheduler: str) -> Iterator[LogResult]:
+    try:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_completed
+    except ImportError as error:
+        raise LogSourceError("--dask needs dask.distributed: pip install 'trtlog[dask]'") from error
+    try:
+        client = Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        raise LogSourceError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from error
+    with client:
+        # pure=False: a log changed on disk under the same path is parsed again.
+        futures = client.map(extract_log, paths, pure=False)
+        for _, result in dask_completed(futures, with_results=True):
+            yield result
+
+
+__all__ = ["LOG_SUFFIXES", "IngestReport", "find_logs", "ingest"]
