@@ -12,7 +12,7 @@ from lark.exceptions import LarkError
 
 from trtlog.parse.grammar import grammar_text
 
-_LEVELS = {
+LEVELS = {
     "V": "verbose",
     "I": "info",
     "W": "warning",
@@ -68,7 +68,7 @@ def parse_timestamp(text: str) -> datetime | None:
 
 
 def _level(tag: Token | str) -> str:
-    return _LEVELS.get(tag.strip().strip("[]:"), tag.strip())
+    return LEVELS.get(tag.strip().strip("[]:"), tag.strip())
 
 
 def _library_producer(tag: Token | None, default: str) -> str:

@@ -42,7 +42,13 @@ from trtlog.events.autotuning import (
 from trtlog.events.base import TacticId, time_ms
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.envelope import FOREIGN_PRODUCERS, NO_ENVELOPE, Envelope, parse_timestamp
+from trtlog.parse.envelope import (
+    FOREIGN_PRODUCERS,
+    LEVELS,
+    NO_ENVELOPE,
+    Envelope,
+    parse_timestamp,
+)
 from trtlog.parse.lexer_order import StartConflicts
 from trtlog.parse.rows import Item
 
@@ -388,17 +394,6 @@ _TIMESTAMPED = re.compile(
     r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
     r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
 )
-_LEVELS = {
-    "V": "verbose",
-    "I": "info",
-    "W": "warning",
-    "E": "error",
-    "F": "fatal",
-    "X": "extra_verbose",
-    "S": "super_verbose",
-    "U": "ultra_verbose",
-    "!": "critical",
-}
 
 
 # Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
@@ -406,13 +401,6 @@ _UNSTAMPED = re.compile(
     r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL_ERROR): ?"
     r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
 )
-_PYTHON_LEVELS = {
-    "VERBOSE": "verbose",
-    "INFO": "info",
-    "WARNING": "warning",
-    "ERROR": "error",
-    "INTERNAL_ERROR": "internal_error",
-}
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
 _LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 
@@ -449,9 +437,9 @@ class EnvelopeCache:
 def _unstamped_envelope(match: re.Match[str]) -> Envelope:
     python_level, level, library = match.groups()
     if python_level is not None:
-        return Envelope("python-legacy", None, _PYTHON_LEVELS[python_level], "trt")
+        return Envelope("python-legacy", None, LEVELS[python_level], "trt")
     producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
-    return Envelope("level", None, _LEVELS[level], producer)
+    return Envelope("level", None, LEVELS[level], producer)
 
 
 def _envelope(match: re.Match[str]) -> Envelope:
@@ -459,10 +447,10 @@ def _envelope(match: re.Match[str]) -> Envelope:
     timestamp: datetime | None = parse_timestamp(stamp)
     if level is not None:
         producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
-        return Envelope("trtexec", timestamp, _LEVELS[level], producer)
+        return Envelope("trtexec", timestamp, LEVELS[level], producer)
     producer = "trtllm" if "LLM" in python_library else "trt"
     return Envelope(
-        "python-api", timestamp, None if python_level is None else _LEVELS[python_level], producer
+        "python-api", timestamp, None if python_level is None else LEVELS[python_level], producer
     )
 
 
