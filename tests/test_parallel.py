@@ -19,7 +19,7 @@ from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
 from trtlog.parse.parallel import ParallelParse, cut
-from trtlog.parse.rows import materialize
+from trtlog.parse.rows import events_of
 from trtlog.sources import resolve
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
@@ -29,7 +29,7 @@ SMALL_PIECE = 4096
 
 def parallel_events(path: Path, jobs: int, piece_bytes: int) -> tuple[list, ParallelParse]:
     parse = ParallelParse(str(path), jobs, piece_bytes)
-    events = [materialize(item) if isinstance(item, tuple) else item for item in parse.items()]
+    events = list(events_of(parse.items()))
     return events, parse
 
 

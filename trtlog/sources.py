@@ -21,7 +21,7 @@ from trtlog.exports import ExportError, export_events, kind_of, read_documents
 from trtlog.parse import LogSourceError, ParsedLog
 from trtlog.parse.capture_times import read_capture
 from trtlog.parse.parallel import ParallelParse
-from trtlog.parse.rows import Item, materialize
+from trtlog.parse.rows import Item, events_of
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
@@ -132,7 +132,7 @@ def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
     parse a large log (see ``trtlog.parse.parallel``)."""
     items: list[Item] = []
     parsed = read_sources(sources, items.append, jobs)
-    parsed.events = [materialize(item) if isinstance(item, tuple) else item for item in items]
+    parsed.events = list(events_of(items))
     return parsed
 
 

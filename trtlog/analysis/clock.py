@@ -44,6 +44,14 @@ class Clock:
         self._previous = timestamp
         return self._offset
 
+    def offset_of_lines(self, timestamp: datetime | None, own: bool, count: int) -> float:
+        """``offset`` for ``count`` consecutive lines stamped ``timestamp`` (the same offset)."""
+        offset = self.offset(timestamp, own)
+        self.lines += count - 1
+        if timestamp is not None:
+            self.stamped += own * (count - 1)
+        return offset
+
     @property
     def timestamped(self) -> bool:
         """Whether the timestamps can measure the run: most of its lines carry one (a custom

@@ -32,6 +32,23 @@ class TextColumn:
             code = self._codes[value] = len(self._codes)
         self._values.append(code)
 
+    def repeat(self, value: str | None, count: int) -> None:
+        """Append ``value`` ``count`` times."""
+        if value is None:
+            self._values.extend(array("i", [-1]) * count)
+            return
+        code = self._codes.get(value)
+        if code is None:
+            code = self._codes[value] = len(self._codes)
+        self._values.extend(array("i", [code]) * count)
+
+    def extend(self, values: list[str | None]) -> None:
+        codes = self._codes
+        for value in values:
+            if value is not None and value not in codes:
+                codes[value] = len(codes)
+        self._values.extend(array("i", [-1 if value is None else codes[value] for value in values]))
+
     def __len__(self) -> int:
         return len(self._values)
 

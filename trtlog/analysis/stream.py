@@ -20,7 +20,7 @@ from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
 from trtlog.parse.envelope import WARNING_OR_WORSE
-from trtlog.parse.rows import Item
+from trtlog.parse.rows import Item, RowBlock
 
 
 class TableStream:
@@ -37,6 +37,9 @@ class TableStream:
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
         self.timeline.feed(item)
+        if isinstance(item, RowBlock):
+            self.families[item.kind.family] += len(item)
+            return
         if isinstance(item, tuple):
             self.families[item[0].family] += 1
             return

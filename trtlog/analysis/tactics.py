@@ -35,7 +35,7 @@ from trtlog.events import (
     TimingRunner,
 )
 from trtlog.parse import rows
-from trtlog.parse.rows import Item
+from trtlog.parse.rows import Item, RowBlock
 
 TACTIC_COLUMNS = [
     "build",
@@ -103,6 +103,12 @@ class TacticCollector:
         self._kernel = TextColumn()
 
     def feed(self, item: Item) -> None:
+        if type(item) is RowBlock:
+            if item.kind is TacticTiming:
+                self._open_pending()
+                self._current().note_time(item.timestamp)
+                self._add_block(item)
+            return
         if type(item) is tuple:
             kind = item[0]
             if kind is TacticTiming:
@@ -193,6 +199,24 @@ class TacticCollector:
         self._time.append(math.nan if time is None else time)
         self._kernel.append(row[rows.KERNEL])
         self._line.append(row[rows.LINE])
+
+    def _add_block(self, block: RowBlock) -> None:
+        count = len(block)
+        self._build.extend(array("q", [block.build]) * count)
+        self._combination_column.extend(array("q", [self._combination]) * count)
+        self._block_column.extend(array("q", [self._block]) * count)
+        self._layer.repeat(block.layer, count)
+        self._formats.repeat(block.formats, count)
+        self._runner.repeat(block.runner, count)
+        runner_id = _NO_RUNNER_ID if block.runner_id is None else block.runner_id
+        self._runner_id.extend(array("q", [runner_id]) * count)
+        self._tactic.extend(array("Q", block.tactic_values()))
+        self._time.extend(array("d", block.times_ms()))
+        if block.kernels is None:
+            self._kernel.repeat(None, count)
+        else:
+            self._kernel.extend(block.kernels)
+        self._line.extend(array("q", range(block.first_line, block.first_line + count)))
 
     def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The ``tactics`` and ``choices`` tables."""

@@ -72,7 +72,7 @@ from trtlog.events import (
 )
 from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse import rows
-from trtlog.parse.rows import Item
+from trtlog.parse.rows import Item, RowBlock
 
 _NOT_CONTENT = ("foreign", "unrecognized", "run")
 
@@ -88,10 +88,13 @@ class TimelineBuilder:
         self._content = False
         # Items stamped with the same time, waiting for the stamp to change.
         self._second: list[Item] = []
+        self._second_lines = 0
         self._second_stamp: datetime | None = None
 
     def feed(self, item: Item) -> None:
-        if isinstance(item, tuple):
+        if isinstance(item, RowBlock):
+            family = item.kind.family
+        elif isinstance(item, tuple):
             family = item[0].family
         else:
             if item.producer == EXPORT_PRODUCER:
@@ -151,17 +154,25 @@ class TimelineBuilder:
             self._end_second()
         self._second_stamp = stamp
         self._second.append(item)
+        self._second_lines += len(item) if type(item) is RowBlock else 1
 
     def _end_second(self) -> None:
         second, self._second = self._second, []
+        count, self._second_lines = self._second_lines, 0
         if not second or self._run is None:
             return
         # Whole-second stamps are refined by spreading the lines of the second evenly across
         # it; finer stamps need no help.
-        stamp, count, run = self._second_stamp, len(second), self._run
-        spread = stamp is not None and not stamp.microsecond
-        for position, item in enumerate(second):
-            _read(run, item, position / count if spread else 0.0)
+        stamp, run = self._second_stamp, self._run
+        spread = count if stamp is not None and not stamp.microsecond else 0
+        position = 0
+        for item in second:
+            if type(item) is RowBlock:
+                _read_block(run, item, position, spread)
+                position += len(item)
+            else:
+                _read(run, item, position / spread if spread else 0.0)
+                position += 1
 
 
 def timeline_table(items: Iterable[Item]) -> pd.DataFrame:
@@ -170,6 +181,8 @@ def timeline_table(items: Iterable[Item]) -> pd.DataFrame:
 
 def _builds(item: Item) -> bool:
     """Whether ``item`` shows the run building an engine (not only loading one)."""
+    if type(item) is RowBlock:
+        return item.kind is not MyelinTrace
     if isinstance(item, tuple):
         return item[0] is not MyelinTrace
     if isinstance(item, (LayerCount, AutotuningEvent, LayersRunningOn, LayerPlacement)):
@@ -190,10 +203,37 @@ def _read(run: Run, item: Item, fraction: float) -> None:
     try:
         if isinstance(item, tuple):
             _place_row(run, item, offset)
-        else:
+        elif isinstance(item, Event):
             _place_event(run, item, offset)
     finally:
         run.previous_offset = offset
+
+
+def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
+    """``_read`` for each row of a block: one stamp, so one offset; ``spread`` is the number
+    of lines the second's are spread over (0: not spread)."""
+    count = len(block)
+    offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
+    first = offset + (position / spread if spread else 0.0)
+    last = offset + ((position + count - 1) / spread if spread else 0.0)
+    run.previous_offset = last
+    tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
+    if block.kind is MyelinTrace:
+        _extend(run, tuning, block.last_line, last)
+        return
+    run.build = block.build
+    _enter(run, "autotuning")
+    run.started = True
+    build = run.build if run.in_build else None
+    spans: list[tuple[list[Span], tuple[int | None, str, str | None]]] = [
+        (run.phases, (build, "autotuning", None))
+    ]
+    if block.layer:
+        spans.append((run.layers, (build, "autotuning", block.layer)))
+    for kind_spans, key in spans:
+        span = run.place(kind_spans, key, block.first_line, block.first_line, first, tactic=True)
+        span.last_line, span.end = block.last_line, last
+        span.tactics += count - 1
 
 
 def _place_row(run: Run, row: rows.Row, offset: float) -> None:

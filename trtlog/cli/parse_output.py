@@ -11,9 +11,8 @@ from typing import TextIO
 
 from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.analysis.stream import TableStream
-from trtlog.events import Event
 from trtlog.parse import ParsedLog
-from trtlog.parse.rows import Item, materialize
+from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict
 from trtlog.sources import Sources, parse_sources, read_sources, spooled
 from trtlog.store import Store, store_dir
@@ -70,9 +69,9 @@ def _write_jsonl(sources: Sources, out: Path | None, jobs: int) -> BuildLog:
 
         def write(item: Item) -> None:
             tables.feed(item)
-            event: Event = materialize(item) if isinstance(item, tuple) else item
-            stream.write(json.dumps(event_to_dict(event)))
-            stream.write("\n")
+            for event in events_of([item]):
+                stream.write(json.dumps(event_to_dict(event)))
+                stream.write("\n")
 
         shell = read_sources(sources, write, jobs)
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

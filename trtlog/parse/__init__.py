@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 from trtlog.events.base import Event
+from trtlog.parse.blocks import BlockScanner, text_chunks
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
-from trtlog.parse.rows import Item, materialize
+from trtlog.parse.rows import Item, RowBlock, events_of
 
 __all__ = [
     "LineCounter",
     "LogSourceError",
     "ParsedLog",
+    "StreamItems",
     "iter_events",
     "iter_items",
     "parse_file",
@@ -41,16 +44,41 @@ def iter_events(
     lines: Iterable[bytes | str], parser: RecordParser | None = None
 ) -> Iterator[Event]:
     """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
-    for item in iter_items(lines, parser):
-        yield materialize(item) if type(item) is tuple else item  # type: ignore[misc]
+    yield from events_of(iter_items(lines, parser))
 
 
 def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
     """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
-    table builders read."""
+    table builders read. Lines are read one by one: no blocks."""
     parser = parser or RecordParser()
     records = assemble_records(numbered_segments(lines), fast=parser.fast)
     yield from fold(_record_events(records, parser))
+
+
+class StreamItems:
+    """The items of a log read from a stream in large pieces, runs of tactic timings and
+    Myelin trace lines as blocks (``trtlog.parse.blocks``); after they have been read,
+    ``physical_lines`` holds the number of lines. The same events as ``iter_items``."""
+
+    def __init__(self, parser: RecordParser | None = None, first_line: int = 1) -> None:
+        self.parser = parser or RecordParser()
+        fast_path = self.parser.fast_path
+        if fast_path is None:
+            raise ValueError("blocks are only read with the fast path")
+        self._scanner = BlockScanner(fast_path, first_line)
+
+    @property
+    def physical_lines(self) -> int:
+        return self._scanner.lines
+
+    def of_chunks(self, chunks: Iterable[str]) -> Iterator[Item]:
+        """Items of text pieces that each end at a line's end (but for the last)."""
+        records = assemble_records(self._scanner.scan(chunks))
+        return _record_events(records, self.parser)
+
+    def folded(self, stream: BinaryIO) -> Iterator[Item]:
+        """The linked items of a stream's lines."""
+        return fold(self.of_chunks(text_chunks(stream)))
 
 
 # Lines before the first envelope are TensorRT's only if the log never uses envelopes (5.x
@@ -58,7 +86,7 @@ def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None)
 _LEADING_LINES_LIMIT = 1000
 
 
-def _record_events(records: Iterable[Record], parser: RecordParser) -> Iterator[Item]:
+def _record_events(records: Iterable[Record | RowBlock], parser: RecordParser) -> Iterator[Item]:
     leading: list[Item] | None = []
     for record in records:
         events = parser.parse(record)
@@ -104,6 +132,15 @@ def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
     """
     with open_log(path) as stream:
         try:
-            return parse_lines(stream, source=str(path), fast=fast)
+            if not fast:
+                return parse_lines(stream, source=str(path), fast=fast)
+            items = StreamItems()
+            events = list(events_of(items.folded(stream)))
+            return ParsedLog(
+                source=str(path),
+                events=events,
+                counts=items.parser.counts,
+                physical_lines=items.physical_lines,
+            )
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{path}: read failed ({error})") from error

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from trtlog.parse.rows import LINE, TIMESTAMP, Item
+from trtlog.parse.rows import LINE, TIMESTAMP, Item, expanded
 
 _MISSING = -1.0
 
@@ -40,7 +40,7 @@ class CaptureTimes:
 
     def stamp(self, events: Iterable[Item]) -> Iterator[Item]:
         """``events`` (or rows) with the arrival time of their first line as their timestamp."""
-        for event in events:
+        for event in expanded(events):
             if isinstance(event, tuple):
                 time = self.time_of(event[LINE])
                 yield event if time is None else (*event[:TIMESTAMP], time, *event[TIMESTAMP + 1 :])

@@ -387,6 +387,11 @@ class FastPath:
                     return item
         return None
 
+    def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
+        """Whether the lexer would start each of ``bodies`` (joined by newlines, each starting
+        with one of ``starts``) with ``terminal``; False may also mean "ask line by line"."""
+        return self._conflicts.clear_all(terminal, starts, bodies)
+
 
 # The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
 # API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.

@@ -37,7 +37,7 @@ from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
 from trtlog.events.run import RunHeader
 from trtlog.parse import rows
-from trtlog.parse.rows import Item, Row
+from trtlog.parse.rows import Item, Row, RowBlock
 
 _SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
 E = TypeVar("E", bound=Event)
@@ -152,6 +152,22 @@ class _AutotuningContext:
         )
         return (*row[: rows.LAYER], *context, *row[rows.BUILD + 1 :])
 
+    def link_block(self, block: RowBlock) -> None:
+        """``link_row`` for each row of a block of tactic timings, in place."""
+        if block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
+            kernels: list[str | None] = []
+            parameters: list[str | None] = []
+            for tactic in block.tactic_values():
+                kernel, parameter = self.kernels.pop(TacticId(tactic), (None, None))
+                if kernel is None and self.unnumbered_kernel is not None:
+                    kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+                kernels.append(kernel)
+                parameters.append(parameter)
+            block.kernels, block.parameters = kernels, parameters
+        block.layer = self.runner_layer or self.layer
+        block.formats, block.runner, block.runner_id = self.formats, self.runner, self.runner_id
+        block.build = self.build
+
     def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
         return replace(
             event,
@@ -197,6 +213,14 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
     section: str | None = None
     legacy_metric: str | None = None
     for event in events:
+        if type(event) is RowBlock:
+            section = None
+            if event.kind is TacticTiming:
+                builds.saw_content()
+                tuning.build = builds.current
+                tuning.link_block(event)
+            yield event
+            continue
         if type(event) is tuple:
             section = None
             if event[0] is not MyelinTrace:

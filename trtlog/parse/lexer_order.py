@@ -12,7 +12,8 @@ cheaply enough to ask for every line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from lark import Lark
@@ -37,7 +38,7 @@ class StartConflicts:
         state = frontend.parser.parser.parse_table.start_states[start]
         self._order = list(frontend.lexer.lexers[state].scanner.terminals)
         self._names = [_name(definition) for definition in self._order]
-        self._checks: dict[str, Callable[[str], bool]] = {}
+        self._checks: dict[str, _Check] = {}
 
     def clear(self, terminal: str, body: str) -> bool:
         """True when the lexer would start ``body`` with nothing tried before ``terminal``."""
@@ -46,10 +47,18 @@ class StartConflicts:
             check = self._checks[terminal] = self._check_for(terminal)
         return check(body)
 
-    def _check_for(self, terminal: str) -> Callable[[str], bool]:
+    def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
+        """``clear`` for each of ``bodies`` (joined by "\\n"), which all start with one of
+        ``starts``; False may also mean "ask line by line"."""
+        check = self._checks.get(terminal)
+        if check is None:
+            check = self._checks[terminal] = self._check_for(terminal)
+        return check.clear_all(starts, bodies)
+
+    def _check_for(self, terminal: str) -> _Check:
         if terminal not in self._names:
             # Not a terminal this start state knows: never take the fast path.
-            return lambda body: False
+            return _Check(("",), (), None)
         index = self._names.index(terminal)
         own = self._order[index].pattern
         literal = str(own.value) if own.type == "str" else None
@@ -74,7 +83,7 @@ class StartConflicts:
             if firsts is None or theirs is None or firsts & theirs:
                 others.append(regexp)
         at_start = re.compile("|".join(f"(?:{other})" for other in others)) if others else None
-        return _make_check(tuple(prefixes), lookaheads, at_start)
+        return _Check(tuple(prefixes), tuple(lookaheads), at_start)
 
 
 def _name(definition: Any) -> str:
@@ -82,20 +91,53 @@ def _name(definition: Any) -> str:
     return "'" + str(pattern.value) if pattern.type == "str" else str(definition.name)
 
 
-def _make_check(
-    prefixes: tuple[str, ...],
-    lookaheads: list[tuple[str | None, re.Pattern[str]]],
-    at_start: re.Pattern[str] | None,
-) -> Callable[[str], bool]:
-    def clear(body: str) -> bool:
-        if prefixes and body.startswith(prefixes):
+@dataclass(frozen=True)
+class _Check:
+    """What must not hold of a body for the lexer to start it with a given terminal."""
+
+    # Literals tried before it that the body must not start with.
+    prefixes: tuple[str, ...]
+    # (a literal every match holds, or None; a lookahead) of lazy subjects tried before it.
+    lookaheads: tuple[tuple[str | None, re.Pattern[str]], ...]
+    # Other terminals tried before it that may match at the body's start.
+    at_start: re.Pattern[str] | None
+
+    def __call__(self, body: str) -> bool:
+        if self.prefixes and body.startswith(self.prefixes):
             return False
-        for literal, after in lookaheads:
+        for literal, after in self.lookaheads:
             if (literal is None or literal in body) and after.search(body, 1):
                 return False
-        return at_start is None or at_start.match(body) is None
+        return self.at_start is None or self.at_start.match(body) is None
 
-    return clear
+    def clear_all(self, starts: tuple[str, ...], bodies: str) -> bool:
+        """``__call__`` for every line of ``bodies`` (bodies joined by "\\n"), each of which
+        starts with one of ``starts``: True only when it is True for each of them. It may say
+        False where checking line by line would not (the caller then does so)."""
+        if not _starts_clear(self, starts):
+            return False
+        lines = bodies.split("\n")
+        if self.at_start is not None and any(map(self.at_start.match, lines)):
+            return False
+        for literal, after in self.lookaheads:
+            if literal is None:
+                return False
+            if literal in bodies and any(
+                after.search(body, 1) for body in lines if literal in body
+            ):
+                return False
+        return True
+
+
+@lru_cache(maxsize=64)
+def _starts_clear(check: _Check, starts: tuple[str, ...]) -> bool:
+    """Whether no body starting with one of ``starts`` can be taken by a literal tried before
+    ``check``'s."""
+    return not any(
+        prefix.startswith(start) or start.startswith(prefix)
+        for prefix in check.prefixes
+        for start in starts
+    )
 
 
 def _required_literal(regexp: str) -> str | None:

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import BinaryIO
 
-from trtlog.parse import LineCounter, _record_events, iter_items
+from trtlog.parse import StreamItems
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.fast_path import EnvelopeCache
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
-from trtlog.parse.records import LineCounts, RecordParser, assemble_records
+from trtlog.parse.records import LineCounts
 from trtlog.parse.rows import Item
 
 # Pieces this size keep every worker busy and each result small; a log under two pieces is
@@ -93,13 +93,12 @@ class ParallelParse:
             raise LogSourceError(f"{self.path}: a parsing worker process died") from error
 
     def _one_pass(self, stream: BinaryIO) -> Iterator[Item]:
-        parser = RecordParser()
-        counter = LineCounter(stream)
+        items = StreamItems()
         try:
-            yield from iter_items(counter, parser)
+            yield from items.folded(stream)
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{self.path}: read failed ({error})") from error
-        self.counts, self.physical_lines = parser.counts, counter.count
+        self.counts, self.physical_lines = items.parser.counts, items.physical_lines
 
     def _linked_pieces(self, pieces: list[Piece]) -> Iterator[Item]:
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
@@ -136,13 +135,9 @@ def parse_piece(path: str, piece: Piece) -> PieceResult:
     with open(path, "rb") as stream:
         stream.seek(piece.start)
         data = stream.read(piece.end - piece.start)
-    lines = data.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    parser = RecordParser()
-    records = assemble_records(numbered_segments(lines, piece.first_line))
-    items = list(_record_events(records, parser))
-    return PieceResult(items, parser.counts, len(lines))
+    reader = StreamItems(first_line=piece.first_line)
+    items = list(reader.of_chunks([data.decode("utf-8", errors="replace")]))
+    return PieceResult(items, reader.parser.counts, reader.physical_lines)
 
 
 def cut(path: str, piece_bytes: int | None = None) -> list[Piece] | None:

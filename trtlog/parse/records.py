@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
@@ -31,7 +31,10 @@ from trtlog.parse.envelope import (
 )
 from trtlog.parse.fast_path import EnvelopeCache, FastPath
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.rows import Item
+from trtlog.parse.rows import Item, RowBlock
+
+if TYPE_CHECKING:
+    from trtlog.parse.blocks import Scanned
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -67,12 +70,21 @@ class LineCounts:
     envelope_styles: dict[str, int] = field(default_factory=dict)
 
 
-def assemble_records(segments: Iterable[tuple[int, str]], fast: bool = True) -> Iterator[Record]:
-    """Attach each bare segment to the enveloped record above it. ``fast`` splits the common
-    envelopes with a regular expression instead of the grammar (the same result)."""
+def assemble_records(segments: Iterable[Scanned], fast: bool = True) -> Iterator[Record | RowBlock]:
+    """Attach each bare segment to the enveloped record above it; blocks
+    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
+    regular expression instead of the grammar (the same result)."""
     pending: Record | None = None
     cache = EnvelopeCache() if fast else None
-    for number, text in segments:
+    for segment in segments:
+        if type(segment) is RowBlock:
+            # A block's lines have envelopes of their own: it closes the record above.
+            if pending is not None:
+                yield pending
+                pending = None
+            yield segment
+            continue
+        number, text = segment  # type: ignore[misc]
         split = cache.split(text) if cache is not None else None
         envelope, body = split if split is not None else split_envelope(text)
         if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
@@ -102,8 +114,15 @@ class RecordParser:
         self.fast = fast
         self._fast_path = FastPath(self._lark) if fast else None
 
-    def parse(self, record: Record) -> list[Item]:
+    @property
+    def fast_path(self) -> FastPath | None:
+        return self._fast_path
+
+    def parse(self, record: Record | RowBlock) -> list[Item]:
         counts = self.counts
+        if type(record) is RowBlock:
+            return [self._count_block(record)]
+        assert isinstance(record, Record)
         if self._fast_path is not None and not record.continuation:
             event = self._fast_path.message(record.envelope, record.body, record.line)
             if event is not None:
@@ -135,6 +154,16 @@ class RecordParser:
             events.extend(self._parse_bare(record.envelope, number, text, suspect))
             suspect = False
         return events
+
+    def _count_block(self, block: RowBlock) -> RowBlock:
+        """Count a block's lines as the fast path counts each of them."""
+        counts, lines = self.counts, len(block)
+        counts.segments += lines
+        counts.recognized += lines
+        style = block.envelope.style
+        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + lines
+        self.seen_envelope = True
+        return block
 
     def _parse_head(
         self, record: Record, lines: list[str], numbers: list[int]

@@ -13,17 +13,119 @@ thing: ``tests/test_fast_path.py`` checks ``materialize(row)`` against the gramm
 
 from __future__ import annotations
 
-from dataclasses import fields
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 from typing import Any
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
-from trtlog.events.base import Event
+from trtlog.events.base import Event, TacticId, time_ms
 from trtlog.events.notes import MyelinTrace
+from trtlog.parse.envelope import Envelope
 
 ROW_CLASSES: tuple[type[Event], ...] = (TacticTiming, SetTacticName, MyelinTrace)
 # A row is (event class, *field values).
 Row = tuple[Any, ...]
-Item = Event | Row
+_UNSIGNED_64 = 0xFFFF_FFFF_FFFF_FFFF
+
+
+@dataclass(slots=True, eq=False)
+class RowBlock:
+    """Consecutive one-line tactic timings (or Myelin trace lines) with one envelope: the rows
+    of a whole timing runner, carried as columns of the text the lines hold.
+
+    ``trtlog.parse.blocks`` finds them in the raw text and the fold gives them their context
+    once; ``rows()`` gives back, line by line, exactly the rows the fast path would have made
+    (checked on every corpus log by ``tests/test_blocks.py``).
+    """
+
+    kind: type[Event]
+    first_line: int
+    envelope: Envelope
+    # TacticTiming: the tactic ids and times as printed, the kernels and their parameters
+    # (None where the line names none). MyelinTrace: the text after the prefix, unstripped.
+    tactics: list[str]
+    times: list[str]
+    kernels: list[str | None] | None = None
+    parameters: list[str | None] | None = None
+    texts: list[str] | None = None
+    # The context the fold links (see ``AutotuningEvent``).
+    layer: str | None = None
+    formats: str | None = None
+    runner: str | None = None
+    runner_id: int | None = None
+    build: int = 0
+
+    def __len__(self) -> int:
+        return len(self.texts) if self.texts is not None else len(self.tactics)
+
+    @property
+    def timestamp(self) -> Any:
+        return self.envelope.timestamp
+
+    @property
+    def severity(self) -> str | None:
+        return self.envelope.severity
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line + len(self) - 1
+
+    def tactic_values(self) -> list[int]:
+        """The tactic ids as TensorRT's unsigned values (``TacticId``)."""
+        return [
+            (int(text, 16) if text[1:2] == "x" else int(text)) & _UNSIGNED_64
+            for text in self.tactics
+        ]
+
+    def times_ms(self) -> list[float]:
+        """The times, NaN where ``time_ms`` gives None (not timed)."""
+        return [math.nan if value is None else value for value in map(time_ms, self.times)]
+
+    def rows(self) -> Iterator[Row]:
+        head = (self.envelope.timestamp, self.envelope.severity, self.envelope.producer)
+        line = self.first_line
+        if self.texts is not None:
+            for number, text in enumerate(self.texts, start=line):
+                yield (MyelinTrace, number, number, *head, text.strip())
+            return
+        context = (self.layer, self.formats, self.runner, self.runner_id, self.build)
+        kernels = self.kernels or [None] * len(self.tactics)
+        parameters = self.parameters or [None] * len(self.tactics)
+        for offset, (tactic, time, kernel, parameter) in enumerate(
+            zip(self.tactics, self.times, kernels, parameters, strict=True)
+        ):
+            number = line + offset
+            yield (
+                TacticTiming,
+                number,
+                number,
+                *head,
+                *context,
+                TacticId.parse(tactic),
+                time_ms(time),
+                kernel,
+                parameter,
+            )
+
+
+Item = Event | Row | RowBlock
+
+
+def expanded(items: Iterable[Item]) -> Iterator[Event | Row]:
+    """``items`` with each block replaced by its rows."""
+    for item in items:
+        if type(item) is RowBlock:
+            yield from item.rows()
+        else:
+            yield item  # type: ignore[misc]
+
+
+def events_of(items: Iterable[Item]) -> Iterator[Event]:
+    """The events ``items`` stand for, blocks and rows made events."""
+    for item in expanded(items):
+        yield materialize(item) if type(item) is tuple else item  # type: ignore[misc]
+
 
 FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {
     cls: tuple(field.name for field in fields(cls)) for cls in ROW_CLASSES
@@ -67,7 +169,9 @@ def is_row(item: Item) -> bool:
 
 
 def kind_of(item: Item) -> type[Event]:
-    """The event class of an event or a row."""
+    """The event class of an event, a row or a block."""
+    if isinstance(item, RowBlock):
+        return item.kind
     return item[0] if type(item) is tuple else type(item)  # type: ignore[return-value]
 
 
@@ -84,6 +188,9 @@ __all__ = [
     "TIME_MS",
     "Item",
     "Row",
+    "RowBlock",
+    "events_of",
+    "expanded",
     "is_row",
     "kind_of",
     "materialize",

@@ -1,0 +1,210 @@
+"""Runs of tactic timings and Myelin trace lines read as blocks give exactly the events, counts
+and line numbers of reading the log line by line, whatever surrounds them and wherever the
+text is cut into pieces."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_dir, needs_corpus
+from trtlog.events import MyelinTrace, TacticTiming
+from trtlog.parse import StreamItems, parse_file, parse_lines, parse_text
+from trtlog.parse.blocks import text_chunks
+from trtlog.parse.fold import fold
+from trtlog.parse.result import ParsedLog
+from trtlog.parse.rows import RowBlock, events_of
+
+ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
+STAMP = "[07/07/2026-02:11:14] [V] [TRT] "
+LATER = "[07/07/2026-02:11:15] [V] [TRT] "
+PYTHON = "[07/07/2026-02:11:15] [TRT] [V] "
+NAMED = "Tactic Name: sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize64x64x64 Tactic: 0x0123456789abcdef Time: 0.0123"  # fmt: skip
+SPLIT = "Tactic Name: sm90_gemm numSplitK: 1 numBuffers: 0 numKernels: 1 Tactic: 0x00000000000003e8 Time: 0.5"  # fmt: skip
+PLAIN = "Tactic: 0x00000000000003ea Time: 0.00832914"
+OLD_PLAIN = "Tactic: -3360065831133338131 time 3.4e+38"
+MYELIN = " (foreignNode)    0, 0.0188384, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841c72cefae1,"
+MYELIN_ONNX = " (foreignNode) Autotuning op node_linear_r0: [ONNX Layer: node_linear_r0]"
+
+
+def read_blocks(data: bytes, chunk_bytes: int = 1 << 20) -> tuple[ParsedLog, list[RowBlock]]:
+    """The log as ``parse_file`` reads it (blocks), with pieces of ``chunk_bytes``."""
+    reader = StreamItems()
+    blocks: list[RowBlock] = []
+
+    def keep(items):  # type: ignore[no-untyped-def]
+        for item in items:
+            if isinstance(item, RowBlock):
+                blocks.append(item)
+            yield item
+
+    items = fold(keep(reader.of_chunks(text_chunks(io.BytesIO(data), chunk_bytes))))
+    events = list(events_of(items))
+    parsed = ParsedLog("<blocks>", events, reader.parser.counts, reader.physical_lines)
+    return parsed, blocks
+
+
+def assert_same(data: bytes, chunk_bytes: int = 1 << 20) -> list[RowBlock]:
+    by_line = parse_text(data)
+    by_block, blocks = read_blocks(data, chunk_bytes)
+    assert by_block.events == by_line.events
+    assert by_block.counts == by_line.counts
+    assert by_block.physical_lines == by_line.physical_lines
+    return blocks
+
+
+def log(*lines: str, end: str = "\n") -> bytes:
+    return ("\n".join(lines) + end).encode()
+
+
+def test_a_run_is_one_block_with_the_rows_of_its_lines() -> None:
+    data = log(
+        STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])",
+        STAMP + NAMED,
+        STAMP + SPLIT,
+        STAMP + NAMED.replace("0.0123", "inf"),
+        STAMP + "Conv_0 (CaskConvolution[0x80000009]) profiling completed in 0.5 seconds. "
+        "Fastest Tactic: 0x0123456789abcdef Time: 0.0123",
+    )
+    blocks = assert_same(data)
+    assert [(block.kind, block.first_line, len(block)) for block in blocks] == [
+        (TacticTiming, 2, 3)
+    ]
+    (block,) = blocks
+    # The fold gave the block the runner's context; the values are the lines' own.
+    assert (block.layer, block.runner, block.runner_id) == ("Conv_0", "CaskConvolution", 0x80000009)
+    assert block.tactic_values() == [0x0123456789ABCDEF, 0x3E8, 0x0123456789ABCDEF]
+    assert block.times_ms()[:2] == [0.0123, 0.5]
+    assert block.parameters == [None, "numSplitK: 1 numBuffers: 0 numKernels: 1", None]
+
+
+def test_blocks_end_where_the_stamp_or_the_form_changes() -> None:
+    data = log(
+        STAMP + PLAIN,
+        STAMP + PLAIN,
+        LATER + PLAIN,
+        LATER + NAMED,
+        LATER + MYELIN,
+        LATER + MYELIN,
+        PYTHON + MYELIN,
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 0.00832914",
+    )
+    blocks = assert_same(data)
+    assert [(block.kind, block.first_line, len(block)) for block in blocks] == [
+        (TacticTiming, 1, 2),
+        (TacticTiming, 3, 1),
+        (TacticTiming, 4, 1),
+        (MyelinTrace, 5, 2),
+        (MyelinTrace, 7, 1),
+    ]
+
+
+def test_a_line_that_may_not_stand_alone_is_read_line_by_line() -> None:
+    # The last line of a run with a bare line under it (a continuation), a line holding a
+    # phrase that the grammar's lexer would take first, CR line ends, a stamp inside a line,
+    # and the log's last line: all read line by line, with the same events.
+    data = log(
+        STAMP + PLAIN,
+        STAMP + PLAIN,
+        "a bare line under it",
+        STAMP + MYELIN,
+        STAMP + " (foreignNode) Conv_0 (CaskConvolution) profiling completed in 0.5 seconds.",
+        STAMP + MYELIN,
+        STAMP + PLAIN + "\r",
+        STAMP + PLAIN + "\r",
+        STAMP + MYELIN + " [07/07/2026-02:11:14] [V] [TRT] " + PLAIN,
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 0.00832914",
+        STAMP + MYELIN,
+        STAMP + MYELIN_ONNX,
+        STAMP + PLAIN,
+        end="",
+    )
+    blocks = assert_same(data)
+    # Line 12 is the last of its piece (the unterminated last line is a piece of its own):
+    # what follows it cannot be seen, so it is read line by line too.
+    assert [(block.first_line, len(block)) for block in blocks] == [(1, 1), (11, 1)]
+
+
+def test_8x_kernel_names_join_the_timings_of_a_block() -> None:
+    data = log(
+        STAMP
+        + "Conv_3 + Relu_4 Set Tactic Name: ampere_scudnn_128x64_relu Tactic: 0x00000000000003ea",
+        STAMP + "Conv_3 + Relu_4 Set Tactic Name: ampere_scudnn_128x32_relu",
+        STAMP + PLAIN,
+        STAMP + PLAIN.replace("3ea", "3e8"),
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 0.00832914",
+    )
+    blocks = assert_same(data)
+    assert [block.kernels for block in blocks] == [
+        ["ampere_scudnn_128x64_relu", "ampere_scudnn_128x32_relu"]
+    ]
+
+
+def test_old_forms_and_python_envelopes_are_blocks_too() -> None:
+    data = log(PYTHON + OLD_PLAIN, PYTHON + OLD_PLAIN, STAMP + "Fastest Tactic: 0 Time: 0.1")
+    (block,) = assert_same(data)
+    # 3.4e+38 (FLT_MAX) means "not timed": NaN in the tables, None in the events.
+    assert all(math.isnan(time) for time in block.times_ms())
+    assert block.tactic_values() == [(-3360065831133338131) & 0xFFFF_FFFF_FFFF_FFFF] * 2
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 7, 64, 200, 4096])
+def test_any_piece_size_reads_the_same(chunk_bytes: int) -> None:
+    lines = [STAMP + NAMED] * 5 + [LATER + MYELIN] * 4 + ["bare"] + [LATER + PLAIN] * 3
+    data = log(*lines) + b"\n\xff\xfe not utf-8 \xe2\x82\n" + log(*lines, end="")
+    assert_same(data, chunk_bytes)
+
+
+HOT = [STAMP + NAMED, STAMP + SPLIT, STAMP + PLAIN, LATER + PLAIN, PYTHON + OLD_PLAIN,
+       STAMP + MYELIN, LATER + MYELIN_ONNX, STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
+       STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])",
+       "bare", "", "\r", "[07/07/2026-02:11:14] [I] [TRT] [MemUsageChange] x", "\x1b[2K"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(HOT), st.text(max_size=40)),
+        max_size=40,
+    ),
+    st.integers(min_value=1, max_value=300),
+    st.booleans(),
+)
+def test_mixtures_read_the_same(lines: list[str], chunk_bytes: int, final_newline: bool) -> None:
+    assert_same(log(*lines, end="\n" if final_newline else ""), chunk_bytes)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=2000), st.integers(min_value=1, max_value=500))
+def test_arbitrary_bytes_read_the_same(data: bytes, chunk_bytes: int) -> None:
+    assert_same(data, chunk_bytes)
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
+def test_every_log_reads_the_same(path: Path) -> None:
+    with path.open("rb") as stream:
+        by_line = parse_lines(stream, source=str(path))
+    by_block = parse_file(path)
+    assert by_block.events == by_line.events
+    assert by_block.counts == by_line.counts
+    assert by_block.physical_lines == by_line.physical_lines
+
+
+@needs_corpus
+def test_most_tactic_timings_of_a_10x_build_are_read_as_blocks() -> None:
+    # The equality above says nothing if no line ever made a block.
+    path = corpus_dir() / "logs" / "hackathon_trt10.16.1_trtexec_build_h100.log"
+    _, blocks = read_blocks(path.read_bytes())
+    in_blocks = Counter[str]()
+    for block in blocks:
+        in_blocks[block.kind.__name__] += len(block)
+    timings = sum(isinstance(event, TacticTiming) for event in parse_file(path).events)
+    assert in_blocks["TacticTiming"] >= 0.9 * timings
+    assert in_blocks["MyelinTrace"] > 1000

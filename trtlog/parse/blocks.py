@@ -1,0 +1,179 @@
+"""Find runs of tactic timings and Myelin trace lines in a log's text and take each as one block.
+
+In the verbose log of a 10.x build four lines in five are tactic timings (``Tactic Name: <kernel>
+Tactic: 0x... Time: 0.0123``, or 8.x's ``Tactic: 0x... Time: ...``) and Myelin's tactic
+tables (`` (foreignNode) ...``), hundreds in a row under one timing runner. Reading them line by
+line, even through the fast path, costs more than everything else the parser does. Here a
+regular expression finds each run of such lines that share one envelope (one second's stamp)
+in a whole piece of text, a second one checks every line of the run at once, and the run goes
+on as one ``RowBlock`` whose ``rows()`` are exactly what the fast path makes of the lines one by
+one (``tests/test_blocks.py`` checks that on every corpus log). Every other line, and every
+run that fails a check, is handed on as text, line by line, as ``numbered_segments`` would.
+
+A run is only taken where nothing the line-by-line reading does could turn out differently:
+- each line is one record: it has the envelope of every line of the run, the line after the
+  run opens a record of its own (so no bare line is a continuation of the run's last line);
+- each line is one clean segment (no CR, no ANSI escape, no timestamp inside it);
+- the grammar's lexer would start each body with the fast path's terminal
+  (``StartConflicts.clear_all``);
+- each body matches the fast path's expression for its form in full.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+from trtlog.events.autotuning import TacticTiming
+from trtlog.events.notes import MyelinTrace
+from trtlog.parse.fast_path import EnvelopeCache, FastPath
+from trtlog.parse.reader import numbered_segments
+from trtlog.parse.rows import RowBlock
+
+_STAMP = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
+# The envelopes of tactic timings: trtexec's (8.x-11.x) and the Python API's, both VERBOSE.
+_PREFIX = rf"{_STAMP} \[V\] \[TRT\] |{_STAMP} \[TRT\] \[V\] "
+# A line that opens a record of its own (``EnvelopeCache.split`` gives it an envelope).
+_OPENS_RECORD = rf"\n{_STAMP} ?\[(?:[VIWEFXSU!]|TRT|TRT-LLM)\]"
+# A run: lines of one form with one envelope, each after the newline that ends the line above.
+_RUN = re.compile(
+    rf"\n({_PREFIX})(?:"
+    r"(?P<named>Tactic Name: [^\n]*(?:\n\1Tactic Name: [^\n]*)*)"
+    r"|(?P<plain>Tactic:? (?!Name: )[^\n]*(?:\n\1Tactic:? (?!Name: )[^\n]*)*)"
+    r"|(?P<myelin> \([^\n]*(?:\n\1 \([^\n]*)*)"
+    rf")(?={_OPENS_RECORD})"
+)
+# Each body of a run (envelopes removed), in full: the fast path's expressions (``_TACTIC``,
+# ``_NAMED_TACTIC``, ``_MYELIN``) less bodies holding what would make their line more than one
+# clean segment.
+_ID = r"0x[0-9a-fA-F]+|-?\d+"
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
+_NAMED_LINE = re.compile(
+    r"^Tactic Name: ([^\s\[\x1b]+)( numSplitK: \d+ numBuffers: \d+ numKernels: \d+)?"
+    rf" Tactic: ({_ID}) Time: ({_NUMBER})$",
+    re.M,
+)
+_PLAIN_LINE = re.compile(rf"^Tactic:? ({_ID}) [Tt]ime:? ({_NUMBER})$", re.M)
+_MYELIN_LINE = re.compile(
+    r"^ \((?:foreignNode|myelin|Myelin)\)"
+    r"([^\n\r\x1b\[]*(?:\[(?!\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\])[^\n\r\x1b\[]*)*)$",
+    re.M,
+)
+# Per form: the terminal the grammar's lexer starts it with, and what every body starts with.
+_TERMINALS = {
+    "named": ("'Tactic Name: ", ("Tactic Name: ",)),
+    "plain": (
+        "_TACTIC_KEYWORD",
+        tuple(f"Tactic{colon} {first}" for colon in ("", ":") for first in "-0123456789"),
+    ),
+    "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)")),
+}
+_CHUNK_BYTES = 1 << 20
+
+# What the scanner hands on: (line number, segment) for a line read one by one, or a block.
+Scanned = tuple[int, str] | RowBlock
+
+
+def text_chunks(stream: BinaryIO, size: int = _CHUNK_BYTES) -> Iterator[str]:
+    """The stream's text in pieces of about ``size`` bytes that end at a line's end (but for
+    the last one). Invalid UTF-8 becomes U+FFFD, as when lines are decoded one by one."""
+    rest = b""
+    while True:
+        data = stream.read(size)
+        if not data:
+            break
+        if rest:
+            data, rest = rest + data, b""
+        end = data.rfind(b"\n") + 1
+        if end == 0:
+            rest = data
+            continue
+        rest = data[end:]
+        yield data[:end].decode("utf-8", errors="replace")
+    if rest:
+        yield rest.decode("utf-8", errors="replace")
+
+
+class BlockScanner:
+    """Reads text chunks into blocks and numbered segments; ``lines`` counts physical lines."""
+
+    def __init__(self, fast_path: FastPath, first_line: int = 1) -> None:
+        self._fast_path = fast_path
+        self._envelopes = EnvelopeCache()
+        self.line = first_line
+        self.lines = 0
+
+    def scan(self, chunks: Iterable[str]) -> Iterator[Scanned]:
+        for chunk in chunks:
+            yield from self._scan_chunk(chunk)
+
+    def _scan_chunk(self, chunk: str) -> Iterator[Scanned]:
+        text = "\n" + chunk
+        # ``done``: the position of the newline before the first line not yet handed on.
+        done = 0
+        for run in _RUN.finditer(text):
+            if run.start() > done:
+                yield from self._lines(text[done + 1 : run.start()])
+            block = self._block(run)
+            if block is None:
+                yield from self._lines(run.group()[1:])
+            else:
+                self.line += len(block)
+                self.lines += len(block)
+                yield block
+            done = run.end()
+        rest = text[done + 1 :]
+        if rest:
+            # The chunk ends with a newline (but for a log's unterminated last line).
+            yield from self._lines(rest[:-1] if rest.endswith("\n") else rest)
+
+    def _lines(self, text: str) -> Iterator[tuple[int, str]]:
+        lines = text.split("\n")
+        yield from numbered_segments(lines, self.line)
+        self.line += len(lines)
+        self.lines += len(lines)
+
+    def _block(self, run: re.Match[str]) -> RowBlock | None:
+        prefix = run.group(1)
+        kind = run.lastgroup
+        assert kind is not None
+        whole = run.group()
+        count = whole.count("\n")
+        if whole.count(prefix) != count:
+            return None
+        bodies = whole.replace(prefix, "")[1:]
+        terminal, starts = _TERMINALS[kind]
+        if not self._fast_path.clear_all(terminal, starts, bodies):
+            return None
+        split = self._envelopes.split(prefix + "Tactic")
+        if split is None:
+            return None
+        envelope = split[0]
+        if kind == "myelin":
+            texts = _MYELIN_LINE.findall(bodies)
+            if len(texts) != count:
+                return None
+            return RowBlock(MyelinTrace, self.line, envelope, [], [], texts=texts)
+        if kind == "plain":
+            found = _PLAIN_LINE.findall(bodies)
+            if len(found) != count:
+                return None
+            tactics, times = (list(column) for column in zip(*found, strict=True))
+            return RowBlock(TacticTiming, self.line, envelope, tactics, times)
+        named = _NAMED_LINE.findall(bodies)
+        if len(named) != count:
+            return None
+        kernels, parameters, tactics, times = (list(column) for column in zip(*named, strict=True))
+        return RowBlock(
+            TacticTiming,
+            self.line,
+            envelope,
+            tactics,
+            times,
+            kernels=kernels,
+            parameters=[value.strip() or None for value in parameters],
+        )
+
+
+__all__ = ["BlockScanner", "Scanned", "text_chunks"]
