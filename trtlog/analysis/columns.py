@@ -44,9 +44,12 @@ class TextColumn:
 
     def extend(self, values: list[str | None]) -> None:
         codes = self._codes
-        for value in values:
-            if value is not None and value not in codes:
+        for value in set(values).difference(codes):
+            if value is not None:
                 codes[value] = len(codes)
+        if None not in values:
+            self._values.extend(array("i", map(codes.__getitem__, values)))  # type: ignore[arg-type]
+            return
         self._values.extend(array("i", [-1 if value is None else codes[value] for value in values]))
 
     def __len__(self) -> int:

@@ -34,6 +34,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
+from trtlog.events.base import NOT_TIMED_THRESHOLD, TacticId
 from trtlog.parse import rows
 from trtlog.parse.rows import Item, RowBlock
 
@@ -101,6 +102,8 @@ class TacticCollector:
         self._formats = TextColumn()
         self._runner = TextColumn()
         self._kernel = TextColumn()
+        # Tactic ids as printed -> their value: a few thousand ids fill millions of lines.
+        self._tactic_values: dict[str, int] = {}
 
     def feed(self, item: Item) -> None:
         if type(item) is RowBlock:
@@ -210,8 +213,12 @@ class TacticCollector:
         self._runner.repeat(block.runner, count)
         runner_id = _NO_RUNNER_ID if block.runner_id is None else block.runner_id
         self._runner_id.extend(array("q", [runner_id]) * count)
-        self._tactic.extend(array("Q", block.tactic_values()))
-        self._time.extend(array("d", block.times_ms()))
+        tactics, values = block.tactics, self._tactic_values
+        for text in set(tactics).difference(values):
+            values[text] = TacticId.parse(text)
+        self._tactic.extend(array("Q", map(values.__getitem__, tactics)))
+        # Times as printed; "not timed" (inf, FLT_MAX) becomes NaN when the frame is built.
+        self._time.extend(array("d", map(float, block.times)))
         if block.kernels is None:
             self._kernel.repeat(None, count)
         else:
@@ -237,7 +244,7 @@ class TacticCollector:
                 "block": block,
                 "tactic": _hex_categorical(tactic),
                 "kernel": self._kernel.categorical(),
-                "time_ms": numbers(self._time, "float64"),
+                "time_ms": _timed(numbers(self._time, "float64")),
                 "line": numbers(self._line, "int64"),
             }
         )
@@ -256,6 +263,16 @@ class TacticCollector:
         )
         frame["chosen"] = _chosen(frame, tactic, self.combinations)
         return frame[TACTIC_COLUMNS]
+
+
+def _timed(times: np.ndarray) -> np.ndarray:
+    """NaN for the times that mean "not timed" (see ``time_ms``)."""
+    not_timed = times >= NOT_TIMED_THRESHOLD
+    if not not_timed.any():
+        return times
+    times = times.copy()
+    times[not_timed] = np.nan
+    return times
 
 
 def _hex_categorical(tactic: np.ndarray) -> pd.Categorical:

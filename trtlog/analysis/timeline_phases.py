@@ -157,9 +157,34 @@ _SILENT = (
 )
 
 
+# Events whose phase depends on what they say, not only on their class.
+_SAYS_WHICH = (
+    MemUsageChange,
+    BuilderNote,
+    TacticSource,
+    ProgressUpdate,
+    PhaseMarker,
+    InferenceProgress,
+    MemoryTotal,
+    LayerCount,
+)
+_PHASE_BY_CLASS: dict[tuple[type[Event], bool], str | None] = {}
+
+
 def phase_of(event: Event, run_builds: bool) -> str | None:
     """The phase ``event`` shows the builder in, or None where it says nothing about that
     (notes, warnings, memory-usage reports, reported durations, unknown lines)."""
+    # A large log holds hundreds of thousands of autotuning events: their phase is looked up.
+    key = (type(event), run_builds)
+    if key in _PHASE_BY_CLASS:
+        return _PHASE_BY_CLASS[key]
+    phase = _phase_of(event, run_builds)
+    if not isinstance(event, _SAYS_WHICH):
+        _PHASE_BY_CLASS[key] = phase
+    return phase
+
+
+def _phase_of(event: Event, run_builds: bool) -> str | None:
     if isinstance(event, _SILENT):
         return None
     if _initialises(event):

@@ -12,7 +12,7 @@ EXPORT_PRODUCER = "export"
 KIB = 1024
 
 # TensorRT prints "not timed" as +inf (10.x) or FLT_MAX (7.x: 3.40282e+38).
-_NOT_TIMED_THRESHOLD = 3.4e38
+NOT_TIMED_THRESHOLD = 3.4e38
 
 
 class TacticId(int):
@@ -38,7 +38,7 @@ class TacticId(int):
 def time_ms(text: str) -> float | None:
     """A tactic or layer time in milliseconds; ``None`` where TensorRT means "not timed"."""
     value = float(text)
-    if value != value or value >= _NOT_TIMED_THRESHOLD:
+    if value != value or value >= NOT_TIMED_THRESHOLD:
         return None
     return value
 

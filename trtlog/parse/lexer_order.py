@@ -12,8 +12,6 @@ cheaply enough to ask for every line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from lark import Lark
@@ -91,16 +89,29 @@ def _name(definition: Any) -> str:
     return "'" + str(pattern.value) if pattern.type == "str" else str(definition.name)
 
 
-@dataclass(frozen=True)
 class _Check:
     """What must not hold of a body for the lexer to start it with a given terminal."""
 
-    # Literals tried before it that the body must not start with.
-    prefixes: tuple[str, ...]
-    # (a literal every match holds, or None; a lookahead) of lazy subjects tried before it.
-    lookaheads: tuple[tuple[str | None, re.Pattern[str]], ...]
-    # Other terminals tried before it that may match at the body's start.
-    at_start: re.Pattern[str] | None
+    def __init__(
+        self,
+        prefixes: tuple[str, ...],
+        lookaheads: tuple[tuple[str | None, re.Pattern[str]], ...],
+        at_start: re.Pattern[str] | None,
+    ) -> None:
+        # Literals tried before it that the body must not start with.
+        self.prefixes = prefixes
+        # (a literal every match holds, or None; a lookahead) of lazy subjects tried before it.
+        self.lookaheads = lookaheads
+        # Other terminals tried before it that may match at the body's start.
+        self.at_start = at_start
+        # ``at_start`` after any newline of a text, where that is the same as at the start of
+        # each line on its own (searching for a newline first is much faster than for "^").
+        self._after_newline = (
+            re.compile(f"\n(?:{at_start.pattern})", at_start.flags)
+            if at_start is not None and _same_at_line_start(at_start.pattern)
+            else None
+        )
+        self._starts_clear: dict[tuple[str, ...], bool] = {}
 
     def __call__(self, body: str) -> bool:
         if self.prefixes and body.startswith(self.prefixes):
@@ -114,30 +125,78 @@ class _Check:
         """``__call__`` for every line of ``bodies`` (bodies joined by "\\n"), each of which
         starts with one of ``starts``: True only when it is True for each of them. It may say
         False where checking line by line would not (the caller then does so)."""
-        if not _starts_clear(self, starts):
+        starts_clear = self._starts_clear.get(starts)
+        if starts_clear is None:
+            # No body starting with one of ``starts`` can be taken by an earlier literal.
+            starts_clear = self._starts_clear[starts] = not any(
+                prefix.startswith(start) or start.startswith(prefix)
+                for prefix in self.prefixes
+                for start in starts
+            )
+        if not starts_clear:
             return False
-        lines = bodies.split("\n")
-        if self.at_start is not None and any(map(self.at_start.match, lines)):
+        if self._after_newline is not None:
+            if self._after_newline.search("\n" + bodies):
+                return False
+        elif self.at_start is not None and any(map(self.at_start.match, bodies.split("\n"))):
             return False
         for literal, after in self.lookaheads:
             if literal is None:
                 return False
             if literal in bodies and any(
-                after.search(body, 1) for body in lines if literal in body
+                after.search(body, 1) for body in bodies.split("\n") if literal in body
             ):
                 return False
         return True
 
 
-@lru_cache(maxsize=64)
-def _starts_clear(check: _Check, starts: tuple[str, ...]) -> bool:
-    """Whether no body starting with one of ``starts`` can be taken by a literal tried before
-    ``check``'s."""
-    return not any(
-        prefix.startswith(start) or start.startswith(prefix)
-        for prefix in check.prefixes
-        for start in starts
-    )
+# Anchors whose meaning changes when a line is matched inside a text rather than on its own.
+_LINE_ANCHORS = frozenset(
+    {"AT_BEGINNING", "AT_BEGINNING_LINE", "AT_BEGINNING_STRING", "AT_END", "AT_END_LINE",
+     "AT_END_STRING"}
+)  # fmt: skip
+
+
+def _same_at_line_start(regexp: str) -> bool:
+    """Whether ``regexp`` matches at the start of a line of a text wherever it matches at the
+    start of that line on its own (it may match more: past the line's end). Anchors,
+    lookbehinds and negative lookaheads make the difference; \\b does not."""
+    try:
+        return not _anchored(list(sre_parse.parse(regexp)))
+    except (re.error, TypeError, ValueError):
+        return False
+
+
+def _anchored(items: list[Any]) -> bool:
+    for op, value in items:
+        name = str(op)
+        if name == "AT" and str(value) in _LINE_ANCHORS:
+            return True
+        if name in ("ASSERT", "ASSERT_NOT"):
+            direction, pattern = value
+            if direction < 0 or _anchored(list(pattern)):
+                return True
+            # A negative lookahead at a line's end sees nothing on its own and "\n..." in a
+            # text: only "(?![^\n])" (the end of the line) is the same in both.
+            if name == "ASSERT_NOT" and [(str(op), arg) for op, arg in pattern] != [
+                ("NOT_LITERAL", 10)
+            ]:
+                return True
+        elif name == "SUBPATTERN":
+            if _anchored(list(value[-1])):
+                return True
+        elif name == "BRANCH":
+            if any(_anchored(list(branch)) for branch in value[1]):
+                return True
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if _anchored(list(value[2])):
+                return True
+        elif name in ("ATOMIC_GROUP",):
+            if _anchored(list(value)):
+                return True
+        elif name == "GROUPREF_EXISTS":
+            return True
+    return False
 
 
 def _required_literal(regexp: str) -> str | None:
