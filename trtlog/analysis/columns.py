@@ -55,8 +55,9 @@ class TextColumn:
     def __len__(self) -> int:
         return len(self._values)
 
-    def categorical(self) -> pd.Categorical:
-        """The column, categories in sorted order (missing values stay missing)."""
+    def categorical(self, repeats: np.ndarray | None = None) -> pd.Categorical:
+        """The column, categories in sorted order (missing values stay missing); each value
+        ``repeats`` times over when given."""
         categories = list(self._codes)
         order = sorted(range(len(categories)), key=categories.__getitem__)
         remap = np.empty(len(categories) + 1, dtype=np.int32)
@@ -64,6 +65,8 @@ class TextColumn:
         remap[-1] = -1
         values = np.frombuffer(self._values, dtype=np.int32) if len(self._values) else None
         codes = remap[values] if values is not None else np.empty(0, dtype=np.int32)
+        if repeats is not None:
+            codes = np.repeat(codes, repeats)
         return pd.Categorical.from_codes(
             codes, categories=[categories[index] for index in order], validate=False
         )

@@ -17,12 +17,13 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from trtlog.analysis.choices import choices_frame
-from trtlog.analysis.columns import TextColumn, nullable_ints, numbers
+from trtlog.analysis.columns import TextColumn, numbers
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -91,16 +92,20 @@ class TacticCollector:
         # "Computing costs for X" opens a new combination even where no "Autotuning format
         # combination" line follows (7.x); one that is followed by it does not open two.
         self._costs_pending = False
+        # Timings come in segments (a block of rows, or a single row) that share their
+        # context: one value per segment here, repeated when the frame is built.
+        self._count = array("q")
+        self._first_line = array("q")
         self._build = array("q")
         self._combination_column = array("q")
         self._block_column = array("q")
         self._runner_id = array("q")
-        self._tactic = array("Q")
-        self._time = array("d")
-        self._line = array("q")
         self._layer = TextColumn()
         self._formats = TextColumn()
         self._runner = TextColumn()
+        # One value per timing.
+        self._tactic = array("Q")
+        self._time = array("d")
         self._kernel = TextColumn()
         # Tactic ids as printed -> their value: a few thousand ids fill millions of lines.
         self._tactic_values: dict[str, int] = {}
@@ -188,31 +193,29 @@ class TacticCollector:
             current = self.combinations[self._combination] = Combination()
         return current
 
-    def _add_timing(self, row: rows.Row) -> None:
-        self._build.append(row[rows.BUILD])
+    def _add_segment(self, count: int, first_line: int, context: tuple[Any, ...]) -> None:
+        layer, formats, runner, runner_id, build = context
+        self._count.append(count)
+        self._first_line.append(first_line)
+        self._build.append(build)
         self._combination_column.append(self._combination)
         self._block_column.append(self._block)
-        self._layer.append(row[rows.LAYER])
-        self._formats.append(row[rows.LAYER + 1])
-        self._runner.append(row[rows.LAYER + 2])
-        runner_id = row[rows.LAYER + 3]
+        self._layer.append(layer)
+        self._formats.append(formats)
+        self._runner.append(runner)
         self._runner_id.append(_NO_RUNNER_ID if runner_id is None else runner_id)
+
+    def _add_timing(self, row: rows.Row) -> None:
+        self._add_segment(1, row[rows.LINE], row[rows.CONTEXT])
         self._tactic.append(row[rows.TACTIC])
         time = row[rows.TIME_MS]
         self._time.append(math.nan if time is None else time)
         self._kernel.append(row[rows.KERNEL])
-        self._line.append(row[rows.LINE])
 
     def _add_block(self, block: RowBlock) -> None:
         count = len(block)
-        self._build.extend(array("q", [block.build]) * count)
-        self._combination_column.extend(array("q", [self._combination]) * count)
-        self._block_column.extend(array("q", [self._block]) * count)
-        self._layer.repeat(block.layer, count)
-        self._formats.repeat(block.formats, count)
-        self._runner.repeat(block.runner, count)
-        runner_id = _NO_RUNNER_ID if block.runner_id is None else block.runner_id
-        self._runner_id.extend(array("q", [runner_id]) * count)
+        context = (block.layer, block.formats, block.runner, block.runner_id, block.build)
+        self._add_segment(count, block.first_line, context)
         tactics, values = block.tactics, self._tactic_values
         for text in set(tactics).difference(values):
             values[text] = TacticId.parse(text)
@@ -223,7 +226,6 @@ class TacticCollector:
             self._kernel.repeat(None, count)
         else:
             self._kernel.extend(block.kernels)
-        self._line.extend(array("q", range(block.first_line, block.first_line + count)))
 
     def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The ``tactics`` and ``choices`` tables."""
@@ -231,38 +233,56 @@ class TacticCollector:
         return tactics, choices_frame(tactics, self.combinations)
 
     def _tactics_frame(self) -> pd.DataFrame:
-        block = numbers(self._block_column, "int64")
+        counts = numbers(self._count, "int64")
+
+        def repeated(values: array[int]) -> np.ndarray:
+            return np.repeat(numbers(values, "int64"), counts)
+
+        block = repeated(self._block_column)
+        combination = repeated(self._combination_column)
         tactic = numbers(self._tactic, "uint64")
-        frame = pd.DataFrame(
-            {
-                "build": numbers(self._build, "int64"),
-                "combination": numbers(self._combination_column, "int64"),
-                "layer": self._layer.categorical(),
-                "formats": self._formats.categorical(),
-                "runner": self._runner.categorical(),
-                "runner_id": nullable_ints(self._runner_id, _NO_RUNNER_ID),
-                "block": block,
-                "tactic": _hex_categorical(tactic),
-                "kernel": self._kernel.categorical(),
-                "time_ms": _timed(numbers(self._time, "float64")),
-                "line": numbers(self._line, "int64"),
-            }
+        time = _timed(numbers(self._time, "float64"))
+        runner = self._runner.categorical(counts)
+        runner_id = repeated(self._runner_id)
+        # Each segment's lines are consecutive.
+        starts = np.cumsum(counts) - counts
+        line = np.repeat(numbers(self._first_line, "int64") - starts, counts) + np.arange(
+            len(tactic), dtype="int64"
         )
-        frame["rank"] = (
-            frame.groupby("block")["time_ms"].rank(method="min", na_option="bottom").astype("Int64")
+        rank = (
+            pd.Series(time, copy=False)
+            .groupby(block)
+            .rank(method="min", na_option="bottom")
+            .astype("Int64")
+            .array
         )
         # The tactic TensorRT reported fastest for each block (blocks count from -1).
         reported = np.zeros(self._block + 2, dtype="uint64")
         has_reported = np.zeros(self._block + 2, dtype=bool)
         for number, fastest in self.fastest_of_block.items():
             reported[number + 1], has_reported[number + 1] = fastest, True
-        frame["fastest"] = np.where(
+        fastest = np.where(
             has_reported[block + 1],
             tactic == reported[block + 1],
-            (frame["rank"] == 1).to_numpy(dtype=bool, na_value=False),
+            (rank == 1).to_numpy(dtype=bool, na_value=False),
         )
-        frame["chosen"] = _chosen(frame, tactic, self.combinations)
-        return frame[TACTIC_COLUMNS]
+        columns = {
+            "build": repeated(self._build),
+            "combination": combination,
+            "layer": self._layer.categorical(counts),
+            "formats": self._formats.categorical(counts),
+            "runner": runner,
+            "runner_id": pd.arrays.IntegerArray(runner_id, runner_id == _NO_RUNNER_ID),
+            "block": block,
+            "tactic": _hex_categorical(tactic),
+            "kernel": self._kernel.categorical(),
+            "time_ms": time,
+            "rank": rank,
+            "fastest": fastest,
+            "chosen": _chosen(combination, runner, tactic, self.combinations),
+            "line": line,
+        }
+        return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
 
 
 def _timed(times: np.ndarray) -> np.ndarray:
@@ -284,20 +304,43 @@ def _hex_categorical(tactic: np.ndarray) -> pd.Categorical:
 
 
 def _chosen(
-    frame: pd.DataFrame, tactic: np.ndarray, combinations: dict[int, Combination]
+    combination: np.ndarray,
+    runner: pd.Categorical,
+    tactic: np.ndarray,
+    combinations: dict[int, Combination],
 ) -> np.ndarray:
     """Whether each timing is of the tactic finally chosen for its combination and runner."""
+    runner_codes = {name: code for code, name in enumerate(runner.categories)}
     chosen = {
-        (number, choice.chosen_runner, int(choice.tactic))
-        for number, combination in combinations.items()
-        for choice in combination.chosen
+        (number, runner_codes[choice.chosen_runner], int(choice.tactic))
+        for number, combination_choices in combinations.items()
+        for choice in combination_choices.chosen
+        if choice.chosen_runner in runner_codes
     }
-    if not chosen or frame.empty:
-        return np.zeros(len(frame), dtype=bool)
-    keys = pd.MultiIndex.from_arrays(
-        [frame["combination"].to_numpy(), frame["runner"].astype(object).to_numpy(), tactic]
+    result = np.zeros(len(tactic), dtype=bool)
+    if not chosen:
+        return result
+    # A number per (combination, runner, tactic), equal for equal triples; the few rows whose
+    # number is that of a chosen triple are then checked one by one.
+    width = np.uint64(len(runner_codes) + 1)
+    codes = np.asarray(runner.codes, dtype="int64") + 1
+
+    def keys(combinations: np.ndarray, runners: np.ndarray, tactics: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            place = combinations.astype("uint64") * width + runners.astype("uint64")
+            mixed: np.ndarray = (place * np.uint64(0x9E3779B97F4A7C15)) ^ tactics
+            return mixed
+
+    triples = np.array(sorted(chosen), dtype="object")
+    wanted = keys(
+        triples[:, 0].astype("int64"),
+        triples[:, 1].astype("int64") + 1,
+        np.array([int(value) for value in triples[:, 2]], dtype="uint64"),
     )
-    return np.asarray(keys.isin(list(chosen)))
+    for row in np.flatnonzero(np.isin(keys(combination, codes, tactic), wanted)):
+        triple = (int(combination[row]), int(codes[row]) - 1, int(tactic[row]))
+        result[row] = triple in chosen
+    return result
 
 
 def tactic_tables(items: Iterable[Item]) -> tuple[pd.DataFrame, pd.DataFrame]:
