@@ -201,13 +201,20 @@ def _content_key(sources: Sources) -> str:
     return hashlib.sha256(combined.encode()).hexdigest()[:32]
 
 
+# Row groups of this many rows let a query for one layer skip most of a large table.
+ROW_GROUP_ROWS = 1 << 16
+
+
 def _to_parquet(table: pd.DataFrame, path: Path) -> None:
-    # Columns that hold nothing but missing values have no type Parquet can infer.
-    frame = table.copy()
-    for column in frame.columns:
-        if frame[column].dtype == object and frame[column].isna().all():
-            frame[column] = frame[column].astype("string")
-    frame.to_parquet(path, index=False)
+    # Columns that hold nothing but missing values have no type Parquet can infer. The table
+    # is not copied otherwise: a large log's tactics table has millions of rows.
+    untyped = {
+        column: "string"
+        for column in table.columns
+        if table[column].dtype == object and table[column].isna().all()
+    }
+    frame = table.astype(untyped) if untyped else table
+    frame.to_parquet(path, index=False, row_group_size=ROW_GROUP_ROWS)
 
 
 def load(

@@ -150,7 +150,7 @@ def _choice_record(number: int, combination: Combination, choice: ChoseRunner) -
         "runner": choice.chosen_runner,
         "runner_id": choice.runner_id,
         "tactic": repr(choice.tactic),
-        "fallback_ms": combination.fastest_ms.get(choice.chosen_runner, math.nan),
+        "fallback_ms": (combination.fastest_ms or {}).get(choice.chosen_runner, math.nan),
         "tactics_skipped": combination.skipped_tactics,
         "runners_skipped": ", ".join(combination.skipped_runners),
         "tuning_seconds": combination.profiling_seconds if combination.profiled else math.nan,

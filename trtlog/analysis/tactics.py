@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -59,20 +59,21 @@ _NO_RUNNER_ID = -1
 _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
 
 
-@dataclass
+@dataclass(slots=True)
 class Combination:
-    """What one format combination's tuning said besides its tactic timings."""
+    """What one format combination's tuning said besides its tactic timings (a large build
+    has hundreds of thousands: the collections are made when first needed)."""
 
     skipped_tactics: int = 0
-    skipped_runners: list[str] = field(default_factory=list)
+    skipped_runners: tuple[str, ...] = ()
     profiling_seconds: float = 0.0
     profiled: bool = False
     first_time: datetime | None = None
     last_time: datetime | None = None
-    chosen: list[ChoseRunner] = field(default_factory=list)
+    chosen: tuple[ChoseRunner, ...] = ()
     # Reported fastest time per runner: the only time there is when timing was skipped
     # ("Tactic: 0 is the only option") or the result came from the timing cache.
-    fastest_ms: dict[str, float] = field(default_factory=dict)
+    fastest_ms: dict[str, float] | None = None
 
     def note_time(self, timestamp: datetime | None) -> None:
         if timestamp is None:
@@ -165,6 +166,8 @@ class TacticCollector:
         elif isinstance(item, FastestTactic):
             self.fastest_of_block[self._block] = int(item.tactic)
             if item.runner is not None and item.time_ms is not None:
+                if current.fastest_ms is None:
+                    current.fastest_ms = {}
                 current.fastest_ms[item.runner] = item.time_ms
             if item.profiling_seconds is not None:
                 current.profiling_seconds += item.profiling_seconds
@@ -172,9 +175,9 @@ class TacticCollector:
         elif isinstance(item, TacticSkipped):
             current.skipped_tactics += 1
         elif isinstance(item, RunnerSkipped):
-            current.skipped_runners.append(f"{item.skipped_runner} ({item.reason})")
+            current.skipped_runners += (f"{item.skipped_runner} ({item.reason})",)
         elif isinstance(item, ChoseRunner):
-            current.chosen.append(item)
+            current.chosen += (item,)
 
     def feed_all(self, items: Iterable[Item]) -> TacticCollector:
         for item in items:
