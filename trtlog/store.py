@@ -201,10 +201,6 @@ def _content_key(sources: Sources) -> str:
     return hashlib.sha256(combined.encode()).hexdigest()[:32]
 
 
-# Row groups of this many rows let a query for one layer skip most of a large table.
-ROW_GROUP_ROWS = 1 << 16
-
-
 def _to_parquet(table: pd.DataFrame, path: Path) -> None:
     # Columns that hold nothing but missing values have no type Parquet can infer. The table
     # is not copied otherwise: a large log's tactics table has millions of rows.
@@ -214,7 +210,7 @@ def _to_parquet(table: pd.DataFrame, path: Path) -> None:
         if table[column].dtype == object and table[column].isna().all()
     }
     frame = table.astype(untyped) if untyped else table
-    frame.to_parquet(path, index=False, row_group_size=ROW_GROUP_ROWS)
+    frame.to_parquet(path, index=False)
 
 
 def load(
