@@ -280,6 +280,9 @@ def _set_tactic_name(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     subject, kernel, tactic, parameters = match.groups()
+    if body.startswith(" Set Tactic Name: "):
+        # The grammar's lexer takes " Set Tactic Name: " whole: no subject, not a blank one.
+        subject = None
     layer, variant = subject, None
     variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
     if variant_match:
