@@ -27,7 +27,7 @@ from typing import BinaryIO
 
 from trtlog.events.autotuning import TacticTiming
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.fast_path import EnvelopeCache, FastPath
+from trtlog.parse.fast_path import NUMBER, TACTIC_ID, EnvelopeCache, FastPath
 from trtlog.parse.reader import numbered_segments
 from trtlog.parse.rows import RowBlock
 
@@ -47,14 +47,12 @@ _RUN = re.compile(
 # Each body of a run (envelopes removed), in full: the fast path's expressions (``_TACTIC``,
 # ``_NAMED_TACTIC``, ``_MYELIN``) less bodies holding what would make their line more than one
 # clean segment.
-_ID = r"0x[0-9a-fA-F]+|-?\d+"
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
 _NAMED_LINE = re.compile(
     r"^Tactic Name: ([^\s\[\x1b]+)( numSplitK: \d+ numBuffers: \d+ numKernels: \d+)?"
-    rf" Tactic: ({_ID}) Time: ({_NUMBER})$",
+    rf" Tactic: ({TACTIC_ID}) Time: ({NUMBER})$",
     re.M,
 )
-_PLAIN_LINE = re.compile(rf"^Tactic:? ({_ID}) [Tt]ime:? ({_NUMBER})$", re.M)
+_PLAIN_LINE = re.compile(rf"^Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})$", re.M)
 _MYELIN_LINE = re.compile(
     r"^ \((?:foreignNode|myelin|Myelin)\)"
     r"([^\n\r\x1b\[]*(?:\[(?!\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\])[^\n\r\x1b\[]*)*)$",

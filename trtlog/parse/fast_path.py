@@ -53,28 +53,30 @@ from trtlog.parse.lexer_order import StartConflicts
 from trtlog.parse.rows import Item
 
 # The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
-_ID = r"0x[0-9a-fA-F]+|-?\d+"
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
+TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
 _RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
 _PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
 
-_TACTIC = re.compile(rf"Tactic:? ({_ID}) [Tt]ime:? ({_NUMBER})")
-_NAMED_TACTIC = re.compile(rf"Tactic Name: (\S+)({_PARAMETERS})? Tactic: ({_ID}) Time: ({_NUMBER})")
-_FASTEST = re.compile(rf"Fastest Tactic: ({_ID}) Time: ({_NUMBER})")
+_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})")
+_NAMED_TACTIC = re.compile(
+    rf"Tactic Name: (\S+)({_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
+)
+_FASTEST = re.compile(rf"Fastest Tactic: ({TACTIC_ID}) Time: ({NUMBER})")
 _PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
 _PROFILED_REST = re.compile(
-    rf"{_RUNNER} profiling completed in ({_NUMBER}) seconds\. Fastest Tactic: ({_ID}) Time: "
-    rf"({_NUMBER})"
+    rf"{_RUNNER} profiling completed in ({NUMBER}) seconds\. Fastest Tactic: ({TACTIC_ID}) Time: "
+    rf"({NUMBER})"
 )
 _TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
 _RUNNER_PARTS = re.compile(_RUNNER)
-_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({_ID})")
+_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({TACTIC_ID})")
 _COSTS = re.compile(r"=============== Computing (costs for|reformatting costs)([: ].*)?")
 _TACTIC_SKIPPED = re.compile(
-    rf"Tactic:? ({_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
+    rf"Tactic:? ({TACTIC_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
     r"available: (\d+)"
 )
-_ONLY_TACTIC = re.compile(rf"Tactic:? ({_ID}) is the only option, timing skipped")
+_ONLY_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) is the only option, timing skipped")
 _RUNNER_SKIPPED = re.compile(r"Skipping ([A-Za-z]\w*): No valid tactics for ([^\n]+)")
 _RUNNER_HAS_NONE = re.compile(r"([A-Za-z]\w*) has no valid tactics for this config, skipping")
 _COMBINATION = re.compile(
@@ -83,7 +85,7 @@ _COMBINATION = re.compile(
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
 _SET_TACTIC_NAME = re.compile(
-    rf"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ({_ID}))?"
+    rf"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?"
     rf"({_PARAMETERS})?"
 )
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
@@ -94,7 +96,7 @@ _LAYER_MEMORY = re.compile(
 )
 _CACHE_HIT = re.compile(
     rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ([A-Za-z]\w*), "
-    rf"tactic ({_ID}), ({_NUMBER}) ms"
+    rf"tactic ({TACTIC_ID}), ({NUMBER}) ms"
 )
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
@@ -462,4 +464,4 @@ def _envelope(match: re.Match[str]) -> Envelope:
     )
 
 
-__all__ = ["EnvelopeCache", "FastPath"]
+__all__ = ["NUMBER", "TACTIC_ID", "EnvelopeCache", "FastPath"]
