@@ -27,7 +27,13 @@ from typing import BinaryIO
 
 from trtlog.events.autotuning import TacticTiming
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.fast_path import NUMBER, TACTIC_ID, EnvelopeCache, FastPath
+from trtlog.parse.fast_path import (
+    KERNEL_PARAMETERS,
+    NUMBER,
+    TACTIC_ID,
+    EnvelopeCache,
+    FastPath,
+)
 from trtlog.parse.reader import numbered_segments
 from trtlog.parse.rows import RowBlock
 
@@ -48,7 +54,7 @@ _RUN = re.compile(
 # ``_NAMED_TACTIC``, ``_MYELIN``) less bodies holding what would make their line more than one
 # clean segment.
 _NAMED_LINE = re.compile(
-    r"^Tactic Name: ([^\s\[\x1b]+)( numSplitK: \d+ numBuffers: \d+ numKernels: \d+)?"
+    rf"^Tactic Name: ([^\s\[\x1b]+)({KERNEL_PARAMETERS})?"
     rf" Tactic: ({TACTIC_ID}) Time: ({NUMBER})$",
     re.M,
 )

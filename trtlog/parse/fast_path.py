@@ -56,11 +56,11 @@ from trtlog.parse.rows import Item
 TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
 _RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
-_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
+KERNEL_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
 
 _TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})")
 _NAMED_TACTIC = re.compile(
-    rf"Tactic Name: (\S+)({_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
+    rf"Tactic Name: (\S+)({KERNEL_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
 )
 _FASTEST = re.compile(rf"Fastest Tactic: ({TACTIC_ID}) Time: ({NUMBER})")
 _PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
@@ -86,7 +86,7 @@ _COMBINATION = re.compile(
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
 _SET_TACTIC_NAME = re.compile(
     rf"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?"
-    rf"({_PARAMETERS})?"
+    rf"({KERNEL_PARAMETERS})?"
 )
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 _MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
@@ -464,4 +464,4 @@ def _envelope(match: re.Match[str]) -> Envelope:
     )
 
 
-__all__ = ["NUMBER", "TACTIC_ID", "EnvelopeCache", "FastPath"]
+__all__ = ["KERNEL_PARAMETERS", "NUMBER", "TACTIC_ID", "EnvelopeCache", "FastPath"]

@@ -13,7 +13,6 @@ thing: ``tests/test_fast_path.py`` checks ``materialize(row)`` against the gramm
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
@@ -77,10 +76,6 @@ class RowBlock:
             (int(text, 16) if text[1:2] == "x" else int(text)) & _UNSIGNED_64
             for text in self.tactics
         ]
-
-    def times_ms(self) -> list[float]:
-        """The times, NaN where ``time_ms`` gives None (not timed)."""
-        return [math.nan if value is None else value for value in map(time_ms, self.times)]
 
     def rows(self) -> Iterator[Row]:
         head = (self.envelope.timestamp, self.envelope.severity, self.envelope.producer)
