@@ -17,6 +17,7 @@ takes seconds.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,22 +60,24 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
     # Runners, tactics and kernels by their categorical codes: a log with millions of timings
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
-    timed = pd.DataFrame(
-        {
-            "combination": tactics["combination"].to_numpy(),
-            "runner": runners.codes.to_numpy(),
-            "tactic": tactic_ids.codes.to_numpy(),
-            "kernel": tactics["kernel"].cat.codes.to_numpy(),
-            "time_ms": tactics["time_ms"].to_numpy(),
-        }
-    )
     choices["runner_name"], choices["tactic_id"] = choices["runner"], choices["tactic"]
     choices["runner"] = _codes(runners.categories, choices["runner_name"])
     choices["tactic"] = _codes(tactic_ids.categories, choices["tactic_id"])
     key = ["combination", "runner", "tactic"]
-    # The chosen runner and tactic's fastest timing (untimed ones last).
+    # The chosen runner and tactic's fastest timing (untimed ones last): only the timings the
+    # ``chosen`` column marks can be one, a few rows of millions.
+    chosen = tactics["chosen"].to_numpy(dtype=bool)
+    timed_chosen = pd.DataFrame(
+        {
+            "combination": tactics["combination"].to_numpy()[chosen],
+            "runner": runners.codes.to_numpy()[chosen],
+            "tactic": tactic_ids.codes.to_numpy()[chosen],
+            "kernel": tactics["kernel"].cat.codes.to_numpy()[chosen],
+            "time_ms": tactics["time_ms"].to_numpy()[chosen],
+        }
+    )
     winners = (
-        timed.sort_values("time_ms", kind="stable", na_position="last")
+        timed_chosen.sort_values("time_ms", kind="stable", na_position="last")
         .drop_duplicates(key)
         .rename(columns={"time_ms": "winner_ms"})
     )
@@ -82,20 +85,11 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
     timed_choice = (choices.pop("winner") == "both").to_numpy()
     kernel_codes = choices["kernel"].fillna(-1).astype("int64").to_numpy()
     choices["kernel"] = _names(tactics["kernel"].cat.categories, kernel_codes, timed_choice)
-    # The fastest and the fastest of another runner or tactic, per combination: the runner-up
-    # of a choice is the first of the two that is not the choice.
-    ranked = timed[timed["time_ms"].notna()].sort_values(["combination", "time_ms"], kind="stable")
-    first = ranked.drop_duplicates("combination")
-    first_runner = ranked["combination"].map(first.set_index("combination")["runner"])
-    first_tactic = ranked["combination"].map(first.set_index("combination")["tactic"])
-    differs = (ranked["runner"] != first_runner) | (ranked["tactic"] != first_tactic)
-    second = ranked[differs].drop_duplicates("combination")
-    choices = _runner_up(choices, first, second, runners.categories, tactic_ids.categories)
-    counted = timed[timed["time_ms"].notna()].groupby("combination")
-    choices["tactics_tried"] = choices["combination"].map(counted.size()).fillna(0).astype("int64")
-    choices["runners_tried"] = (
-        choices["combination"].map(counted["runner"].nunique()).fillna(0).astype("int64")
-    )
+    summary = _timed_per_combination(tactics, choices["combination"].to_numpy())
+    choices = _runner_up(choices, summary, runners.categories, tactic_ids.categories)
+    number = choices["combination"]
+    choices["tactics_tried"] = number.map(summary.tried).fillna(0).astype("int64")
+    choices["runners_tried"] = number.map(summary.runners_tried).fillna(0).astype("int64")
     # Where the chosen tactic was not timed here (only option, timing cache), the fastest time
     # TensorRT reported for its runner.
     choices["best_ms"] = np.where(
@@ -159,15 +153,72 @@ def _choice_record(number: int, combination: Combination, choice: ChoseRunner) -
     }
 
 
+@dataclass
+class _Timed:
+    """Per format combination, of its timed tactics: the fastest and the fastest of another
+    runner or tactic (``combination``, ``runner`` and ``tactic`` codes, ``time_ms``), and how
+    many timings and runners there were (indexed by combination)."""
+
+    first: pd.DataFrame
+    second: pd.DataFrame
+    tried: pd.Series
+    runners_tried: pd.Series
+
+
+def _timed_per_combination(tactics: pd.DataFrame, wanted: np.ndarray) -> _Timed:
+    """``_Timed`` for the combinations in ``wanted``, from arrays of the tactics table (a
+    combination's timings are consecutive rows: it is read segment by segment, not sorted)."""
+    combination = tactics["combination"].to_numpy()
+    time = tactics["time_ms"].to_numpy(dtype="float64")
+    rows = np.flatnonzero(~np.isnan(time) & np.isin(combination, wanted))
+    if len(rows) and (np.diff(combination[rows]) < 0).any():
+        rows = rows[np.argsort(combination[rows], kind="stable")]
+    numbers, times = combination[rows], time[rows]
+    runner = tactics["runner"].cat.codes.to_numpy()[rows]
+    tactic = tactics["tactic"].cat.codes.to_numpy()[rows]
+    starts = np.flatnonzero(np.diff(numbers, prepend=numbers[:1] - 1)) if len(rows) else rows
+    lengths = np.diff(np.append(starts, len(rows)))
+    segment = np.repeat(np.arange(len(starts)), lengths)
+    # Ties go to the line logged first: the first row holding the segment's least time.
+    first, _ = _first_least(times, starts, segment)
+    differs = (runner != runner[first][segment]) | (tactic != tactic[first][segment])
+    second, found = _first_least(np.where(differs, times, np.inf), starts, segment)
+    # A runner per segment counted once: (segment, runner code) pairs, made unique.
+    width = int(runner.max(initial=-1)) + 2
+    pairs = np.unique(segment * width + (runner.astype("int64") + 1))
+    runners_tried = np.bincount(pairs // width, minlength=len(starts))
+    index = pd.Index(numbers[starts], name="combination")
+
+    def picked(positions: np.ndarray, where: pd.Index) -> pd.DataFrame:
+        columns = {"runner": runner, "tactic": tactic, "time_ms": times}
+        return pd.DataFrame({name: values[positions] for name, values in columns.items()}, where)
+
+    return _Timed(
+        first=picked(first, index),
+        second=picked(second[found], index[found]),
+        tried=pd.Series(lengths, index=index),
+        runners_tried=pd.Series(runners_tried, index=index),
+    )
+
+
+def _first_least(
+    values: np.ndarray, starts: np.ndarray, segment: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per segment, the position of the first of its least values, and whether that value is
+    finite (infinite: no value)."""
+    if not len(starts):
+        return starts, np.zeros(0, dtype=bool)
+    least = np.minimum.reduceat(values, starts)
+    hits = np.flatnonzero(values == least[segment])
+    of_hit = segment[hits]
+    firsts = hits[np.diff(of_hit, prepend=-1) != 0]
+    return firsts, np.isfinite(least)
+
+
 def _runner_up(
-    choices: pd.DataFrame,
-    first: pd.DataFrame,
-    second: pd.DataFrame,
-    runners: pd.Index,
-    tactic_ids: pd.Index,
+    choices: pd.DataFrame, timed: _Timed, runners: pd.Index, tactic_ids: pd.Index
 ) -> pd.DataFrame:
-    top = first.set_index("combination")
-    other = second.set_index("combination")
+    top, other = timed.first, timed.second
     number = choices["combination"]
     top_is_choice = (number.map(top["runner"]) == choices["runner"]) & (
         number.map(top["tactic"]) == choices["tactic"]
