@@ -323,25 +323,34 @@ def _chosen(
     result = np.zeros(len(tactic), dtype=bool)
     if not chosen:
         return result
-    # A number per (combination, runner, tactic), equal for equal triples; the few rows whose
-    # number is that of a chosen triple are then checked one by one.
+    # A number per (combination, runner, tactic), equal for equal triples, computed in place
+    # (a large log has millions of rows); the few rows whose number is that of a chosen triple
+    # are then checked one by one.
     width = np.uint64(len(runner_codes) + 1)
-    codes = np.asarray(runner.codes, dtype="int64") + 1
 
     def keys(combinations: np.ndarray, runners: np.ndarray, tactics: np.ndarray) -> np.ndarray:
+        mixed = combinations.astype("uint64")
         with np.errstate(over="ignore"):
-            place = combinations.astype("uint64") * width + runners.astype("uint64")
-            mixed: np.ndarray = (place * np.uint64(0x9E3779B97F4A7C15)) ^ tactics
-            return mixed
+            mixed *= width
+            mixed += runners.astype("uint64", copy=False) + np.uint64(1)
+            mixed *= np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= tactics
+        return mixed
 
     triples = np.array(sorted(chosen), dtype="object")
-    wanted = keys(
-        triples[:, 0].astype("int64"),
-        triples[:, 1].astype("int64") + 1,
-        np.array([int(value) for value in triples[:, 2]], dtype="uint64"),
+    wanted = np.sort(
+        keys(
+            triples[:, 0].astype("int64"),
+            triples[:, 1].astype("int64"),
+            np.array([int(value) for value in triples[:, 2]], dtype="uint64"),
+        )
     )
-    for row in np.flatnonzero(np.isin(keys(combination, codes, tactic), wanted)):
-        triple = (int(combination[row]), int(codes[row]) - 1, int(tactic[row]))
+    row_keys = keys(combination, np.asarray(runner.codes), tactic)
+    found = np.searchsorted(wanted, row_keys)
+    np.minimum(found, len(wanted) - 1, out=found)
+    codes = np.asarray(runner.codes)
+    for row in np.flatnonzero(wanted[found] == row_keys):
+        triple = (int(combination[row]), int(codes[row]), int(tactic[row]))
         result[row] = triple in chosen
     return result
 
