@@ -87,8 +87,12 @@ class TacticCollector:
     """Reads the autotuning events (and tactic rows) of a log, one at a time."""
 
     def __init__(self) -> None:
+        # Only the combinations that chose a tactic make rows of ``choices``: each other one
+        # (a large build tunes hundreds of thousands of reformats) is let go when the next opens.
         self.combinations: dict[int, Combination] = {}
-        self.fastest_of_block: dict[int, int] = {}
+        # The tactic TensorRT reported fastest, per timing runner block (the last report wins).
+        self._fastest_block = array("q")
+        self._fastest_tactic = array("Q")
         self._combination = self._block = -1
         # "Computing costs for X" opens a new combination even where no "Autotuning format
         # combination" line follows (7.x); one that is followed by it does not open two.
@@ -134,9 +138,7 @@ class TacticCollector:
         if not isinstance(item, AutotuningEvent):
             return
         if isinstance(item, FormatCombination) or self._costs_pending:
-            self._combination += 1
-            self.combinations[self._combination] = Combination()
-            self._costs_pending = False
+            self._open_combination()
         if isinstance(item, (FormatCombination, TimingRunner)):
             self._block += isinstance(item, TimingRunner)
             return
@@ -164,7 +166,7 @@ class TacticCollector:
                 )
             )
         elif isinstance(item, FastestTactic):
-            self.fastest_of_block[self._block] = int(item.tactic)
+            self._note_fastest(int(item.tactic))
             if item.runner is not None and item.time_ms is not None:
                 if current.fastest_ms is None:
                     current.fastest_ms = {}
@@ -186,9 +188,23 @@ class TacticCollector:
 
     def _open_pending(self) -> None:
         if self._costs_pending:
-            self._combination += 1
-            self.combinations[self._combination] = Combination()
-            self._costs_pending = False
+            self._open_combination()
+
+    def _open_combination(self) -> None:
+        previous = self.combinations.get(self._combination)
+        if previous is not None and not previous.chosen:
+            del self.combinations[self._combination]
+        self._combination += 1
+        self.combinations[self._combination] = Combination()
+        self._costs_pending = False
+
+    def _note_fastest(self, tactic: int) -> None:
+        blocks = self._fastest_block
+        if blocks and blocks[-1] == self._block:
+            self._fastest_tactic[-1] = tactic
+            return
+        blocks.append(self._block)
+        self._fastest_tactic.append(tactic)
 
     def _current(self) -> Combination:
         current = self.combinations.get(self._combination)
@@ -262,8 +278,9 @@ class TacticCollector:
         # The tactic TensorRT reported fastest for each block (blocks count from -1).
         reported = np.zeros(self._block + 2, dtype="uint64")
         has_reported = np.zeros(self._block + 2, dtype=bool)
-        for number, fastest in self.fastest_of_block.items():
-            reported[number + 1], has_reported[number + 1] = fastest, True
+        reported_blocks = numbers(self._fastest_block, "int64") + 1
+        reported[reported_blocks] = numbers(self._fastest_tactic, "uint64")
+        has_reported[reported_blocks] = True
         fastest = np.where(
             has_reported[block + 1],
             tactic == reported[block + 1],
