@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import asdict
 from pathlib import Path
 
@@ -80,7 +82,7 @@ def _numbered_lines(path: Path) -> list[bytes]:
 @needs_corpus
 def test_cut_points_open_records_and_number_lines() -> None:
     path = next(path for path in CORPUS_LOGS if "trt8.6.0_trtexec_build" in path.name)
-    pieces = cut(str(path), SMALL_PIECE)
+    pieces = cut(str(path), 1024)
     assert pieces is not None and len(pieces) > 10
     data = path.read_bytes()
     assert pieces[0].start == 0 and pieces[-1].end == len(data)
@@ -141,3 +143,56 @@ def test_cli_jobs_give_the_same_jsonl(tmp_path: Path, monkeypatch: pytest.Monkey
     assert len(cut(str(sample)) or []) > 3
     assert outputs[0] == outputs[1]
     assert len(outputs[0]) > 100
+
+
+class _UnfinishedFuture(Future):  # type: ignore[type-arg]
+    """A worker's result that is never ready before it is asked for (then it is computed)."""
+
+    def __init__(self, job: Callable[[], object]) -> None:
+        super().__init__()
+        self._job = job
+
+    def done(self) -> bool:
+        return False
+
+    def result(self, timeout: float | None = None) -> object:
+        return self._job()
+
+
+class _Pool:
+    """Runs each submitted job when its result is asked for; counts the jobs."""
+
+    def __init__(self, ready: bool) -> None:
+        self.ready = ready
+        self.jobs = 0
+
+    def submit(self, function: Callable[..., object], *arguments: object) -> Future:  # type: ignore[type-arg]
+        self.jobs += 1
+        if not self.ready:
+            return _UnfinishedFuture(lambda: function(*arguments))
+        future: Future = Future()  # type: ignore[type-arg]
+        future.set_result(function(*arguments))
+        return future
+
+
+@pytest.mark.parametrize("ready", [True, False], ids=["workers-ahead", "workers-behind"])
+def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bool) -> None:
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    pieces = cut(str(path), 1024)
+    assert pieces is not None and len(pieces) > 10
+    pool = _Pool(ready)
+    ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path))  # type: ignore[arg-type]
+    results = [ahead.take(index) for index in range(len(pieces))]
+    expected = [parallel_module.parse_piece(str(path), piece) for piece in pieces]
+    # (Blocks compare by identity: compared as the events they stand for.)
+    assert [list(events_of(result.items)) for result in results] == [
+        list(events_of(result.items)) for result in expected
+    ]
+    assert [result.lines for result in results] == [result.lines for result in expected]
+    # Workers that are always ahead get every piece they can take; workers that never are
+    # leave this process parsing the pieces after theirs, a bounded number at a time.
+    if ready:
+        assert pool.jobs == len(pieces)
+    else:
+        assert 0 < pool.jobs < len(pieces)
+    assert not list(tmp_path.iterdir())

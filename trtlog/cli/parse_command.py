@@ -46,7 +46,7 @@ def parse(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes for a large log (default: the number of cores).",
+            help="Processes that parse a large log, this one included (default: the cores).",
         ),
     ] = None,
 ) -> None:

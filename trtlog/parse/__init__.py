@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 from trtlog.events.base import Event
 from trtlog.parse.blocks import BlockScanner, text_chunks
+from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
@@ -130,7 +131,7 @@ def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
 
     Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
     """
-    with open_log(path) as stream:
+    with rare_collections(), open_log(path) as stream:
         try:
             if not fast:
                 return parse_lines(stream, source=str(path), fast=fast)

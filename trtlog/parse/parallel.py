@@ -4,8 +4,11 @@ Parsing a record never looks at another record (``trtlog.parse.records``), so a 
 before any line that opens a record: a line with an envelope of its own, whose bare lines
 follow it. Each worker reads its piece from the file, splits it into records and parses them;
 the main process takes the pieces back in order, runs the one sequential pass that links them
-(``trtlog.parse.fold``) and hands the items on. Only a few pieces are in flight at a time, so
-memory stays bounded however large the log is.
+(``trtlog.parse.fold``) and hands the items on. That pass and the table builders after it are
+the main process's alone, so it is the busiest: ``jobs`` counts it as one of the parsing
+processes (``jobs - 1`` workers), and it parses a piece itself whenever the next result is not
+ready, which also spares that piece's copying between processes. Only a few pieces are in
+flight at a time, so memory stays bounded however large the log is.
 
 Standard input and gzip files cannot be cut without reading them first; they are parsed in
 one pass (standard input is spooled to a file by the commands that parse it twice).
@@ -16,7 +19,8 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-from collections import deque
+import pickle
+import tempfile
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from trtlog.parse import StreamItems
+from trtlog.parse.collection import rare_collections
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.fast_path import EnvelopeCache
 from trtlog.parse.fold import fold
@@ -68,8 +73,9 @@ class PieceResult:
 
 @dataclass
 class ParallelParse:
-    """The items of one log, parsed by ``jobs`` worker processes; after the items have been
-    read, ``counts`` and ``physical_lines`` hold the whole log's figures."""
+    """The items of one log, parsed by ``jobs`` processes (this one and ``jobs - 1`` workers);
+    after the items have been read, ``counts`` and ``physical_lines`` hold the whole log's
+    figures."""
 
     path: str
     jobs: int
@@ -81,6 +87,10 @@ class ParallelParse:
     def items(self) -> Iterator[Item]:
         """The log's items in order, linked by the fold. Raises ``LogSourceError`` when the log
         cannot be read."""
+        with rare_collections():
+            yield from self._items()
+
+    def _items(self) -> Iterator[Item]:
         with open_log(self.path) as stream:
             size = self.piece_bytes or PIECE_BYTES
             pieces = cut(self.path, size) if self.jobs > 1 else None
@@ -102,19 +112,14 @@ class ParallelParse:
 
     def _linked_pieces(self, pieces: list[Piece]) -> Iterator[Item]:
         context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
-            pending: deque[Future[PieceResult]] = deque()
-            queue = iter(pieces)
-            # Two pieces per worker in flight: workers never wait, memory stays bounded.
-            for piece in queue:
-                pending.append(pool.submit(parse_piece, self.path, piece))
-                if len(pending) >= 2 * self.jobs:
-                    break
-            while pending:
-                result = pending.popleft().result()
-                next_piece = next(queue, None)
-                if next_piece is not None:
-                    pending.append(pool.submit(parse_piece, self.path, next_piece))
+        workers = self.jobs - 1
+        with (
+            tempfile.TemporaryDirectory(prefix="trtlog-pieces-") as folder,
+            ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool,
+        ):
+            ahead = _PiecesAhead(self.path, pieces, pool, 4 * workers, folder)
+            for index in range(len(pieces)):
+                result = ahead.take(index)
                 self._add_counts(result)
                 yield from result.items
 
@@ -130,14 +135,86 @@ class ParallelParse:
                 setattr(total, name, mine + theirs)
 
 
+class _PiecesAhead:
+    """The pieces' results in order: workers parse the pieces ahead, and this process parses
+    one itself whenever the next result is not ready yet (instead of waiting, and with no
+    copying between processes), so that it is never idle and the workers never wait."""
+
+    def __init__(
+        self,
+        path: str,
+        pieces: list[Piece],
+        pool: ProcessPoolExecutor,
+        in_flight: int,
+        folder: str,
+    ) -> None:
+        self._path = path
+        self._folder = folder
+        self._pieces = pieces
+        self._pool = pool
+        self._in_flight = in_flight
+        self._submitted: dict[int, Future[str]] = {}
+        self._parsed_here: dict[int, PieceResult] = {}
+        # The first piece neither submitted nor parsed here.
+        self._next = 0
+
+    def take(self, index: int) -> PieceResult:
+        self._submit()
+        future = self._submitted.pop(index, None)
+        if future is None:
+            if index in self._parsed_here:
+                return self._parsed_here.pop(index)
+            self._next = max(self._next, index + 1)
+            return parse_piece(self._path, self._pieces[index])
+        # Parse later pieces here while the worker is still at this one (a bounded number).
+        while (
+            not future.done()
+            and self._next < len(self._pieces)
+            and len(self._parsed_here) < 2 * self._in_flight
+        ):
+            self._parsed_here[self._next] = parse_piece(self._path, self._pieces[self._next])
+            self._next += 1
+        return _read_result(future.result())
+
+    def _submit(self) -> None:
+        while len(self._submitted) < self._in_flight and self._next < len(self._pieces):
+            self._submitted[self._next] = self._pool.submit(
+                _parse_piece_to_file, self._path, self._pieces[self._next], self._folder
+            )
+            self._next += 1
+
+
 def parse_piece(path: str, piece: Piece) -> PieceResult:
     """Parse one piece into its records' items (the worker's job)."""
     with open(path, "rb") as stream:
         stream.seek(piece.start)
         data = stream.read(piece.end - piece.start)
     reader = StreamItems(first_line=piece.first_line)
-    items = list(reader.of_chunks([data.decode("utf-8", errors="replace")]))
+    with rare_collections():
+        items = list(reader.of_chunks([data.decode("utf-8", errors="replace")]))
     return PieceResult(items, reader.parser.counts, reader.physical_lines)
+
+
+def _parse_piece_to_file(path: str, piece: Piece, folder: str) -> str:
+    """Parse a piece in a worker and leave the result in a file; its name goes back.
+
+    A result of several MB sent back through the pool's pipe is read by the main process in
+    pipe-sized pieces, each waiting for the interpreter lock its busy main thread holds: the
+    worker stalls on the write. Read from a file, it comes back in one call.
+    """
+    result = parse_piece(path, piece)
+    name = os.path.join(folder, f"{piece.start}.pickle")
+    with open(name, "wb") as stream:
+        pickle.dump(result, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    return name
+
+
+def _read_result(name: str) -> PieceResult:
+    with open(name, "rb") as stream:
+        data = stream.read()
+    os.remove(name)
+    result: PieceResult = pickle.loads(data)
+    return result
 
 
 def cut(path: str, piece_bytes: int | None = None) -> list[Piece] | None:
