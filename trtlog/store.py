@@ -22,6 +22,7 @@ from trtlog import __version__
 from trtlog.analysis import TABLES, BuildLog, stream_build_log
 from trtlog.events import Event
 from trtlog.parse import LogSourceError, parse_file
+from trtlog.parse.collection import rare_collections
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
 
@@ -130,7 +131,9 @@ class Store:
     def _save(self, key: str, log: BuildLog, sources: Sources) -> None:
         folder = self.root / key
         folder.mkdir(parents=True, exist_ok=True)
-        for name, table in log.tables().items():
+        with rare_collections():
+            tables = log.tables()
+        for name, table in tables.items():
             _to_parquet(table, folder / f"{name}.parquet")
         (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
         meta = {

@@ -22,6 +22,10 @@ from trtlog.events import AutotuningEvent, Event, LayerCount
 from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.rows import Item, RowBlock
 
+# Per event class: whether it is an autotuning event, and whether it carries a build number
+# that decides whether it is kept.
+_BUILD_RULE: dict[type, tuple[bool, bool]] = {}
+
 
 class TableStream:
     """The tactic columns, the timeline and the kept events of one log, read item by item."""
@@ -37,21 +41,25 @@ class TableStream:
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
         self.timeline.feed(item)
+        families = self.families
         if isinstance(item, RowBlock):
-            self.families[item.kind.family] += len(item)
+            families[item.kind.family] = families.get(item.kind.family, 0) + len(item)
             return
         if isinstance(item, tuple):
-            self.families[item[0].family] += 1
+            families[item[0].family] = families.get(item[0].family, 0) + 1
             return
-        self.families[item.family] += 1
-        if isinstance(item, (AutotuningEvent, LayerCount)):
-            if (
-                isinstance(item, AutotuningEvent)
-                and item.build == self._build
-                and item.severity not in WARNING_OR_WORSE
-            ):
+        families[item.family] = families.get(item.family, 0) + 1
+        kind = type(item)
+        rule = _BUILD_RULE.get(kind)
+        if rule is None:
+            tuning = issubclass(kind, AutotuningEvent)
+            rule = _BUILD_RULE[kind] = (tuning, tuning or issubclass(kind, LayerCount))
+        tuning, numbered = rule
+        if numbered:
+            build: int = item.build  # type: ignore[attr-defined]
+            if tuning and build == self._build and item.severity not in WARNING_OR_WORSE:
                 return
-            self._build = item.build
+            self._build = build
         self.events.append(item)
 
     def feed_all(self, items: Iterable[Item]) -> TableStream:
