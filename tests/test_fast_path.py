@@ -218,6 +218,29 @@ messages = st.one_of(
         ids,
         numbers,
     ),
+    st.builds(lambda n, s: f"{n} completed in {s} seconds.", names, numbers),
+    st.builds(
+        lambda n, s, t: f"{n} completed in {s} seconds. {t} completed in {s} seconds.",
+        names,
+        numbers,
+        names,
+    ),
+    st.builds(
+        lambda note, tail: note + tail,
+        st.sampled_from(
+            [
+                "Set number of tactics to 300 at optimization level 5",
+                "Setting workspace to 200704enables more tactics for profiling",
+                "Enabling FP8 fusions at optimization level 5",
+                "Compiler backend is used during engine build.",
+                "Some tactics do not have sufficient workspace memory to run.",
+                "\t",
+            ]
+        ),
+        st.sampled_from(
+            ["", " ", ".", " x", " (CaskConvolution) profiling completed in 1 seconds."]
+        ),
+    ),
 )
 
 
@@ -225,6 +248,12 @@ messages = st.one_of(
 @given(st.sampled_from(ENVELOPES), messages)
 # Found by this test: a blank before " Set Tactic Name: " is not a subject.
 @example("[07/07/2026-02:11:00][V][TRT]", "  Set Tactic Name: sm90_xmma_fprop_implicit_gemm_f32f32")
+# Found by this test: the phase is the shortest text before " completed in ... seconds.".
+@example(
+    "[07/07/2026-02:11:00] [V] [TRT] ", "a completed in 0.0 seconds. a completed in 0.0 seconds."
+)
+# Found by this test: a blank message is an empty one, though a note may start with a tab.
+@example("[07/07/2026-02:11:00] [V] [TRT] ", "\t ")
 def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -> None:
     assert_agrees(envelope + message)
 
@@ -253,6 +282,10 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
         STAMP + "[V] [TRT] c1 Set Tactic Name: maxwell_scudnn_128x32 Tactic: 0x0ebe499388e08286",
         STAMP + "[V] [TRT] c1 [Float(1024,1) -> Half(1024,1)] got cached result: Reformat, "
         "tactic 0x00000000000003e8, 0.0029 ms",
+        STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
+        STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
+        STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",
+        STAMP + "[I] [TRT] Engine generation completed in 12.6 seconds.",
     ],
 )
 def test_each_hot_form_takes_the_fast_path(line: str) -> None:

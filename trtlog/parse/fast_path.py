@@ -41,7 +41,8 @@ from trtlog.events.autotuning import (
 )
 from trtlog.events.base import TacticId, time_ms
 from trtlog.events.memory import LayerMemory
-from trtlog.events.notes import MyelinTrace
+from trtlog.events.notes import BuilderNote, MyelinTrace
+from trtlog.events.phases import PhaseDuration
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     LEVELS,
@@ -337,6 +338,9 @@ _BY_PHRASE: tuple[tuple[str, Callable[[str, Head], Item | None], str], ...] = (
 )
 
 
+# What follows a phase name in "<phase> completed in X seconds." (phases.lark).
+_DURATION_REST = re.compile(rf" completed in ({NUMBER}) seconds\.")
+
 _Candidate = tuple[Callable[[str, Head], Item | None], str]
 
 
@@ -378,6 +382,11 @@ class FastPath:
 
     def __init__(self, lark: Lark, start: str = "message") -> None:
         self._conflicts = StartConflicts(lark, start)
+        # The builder's notes and phase durations: a few lines per layer in 10.x builds
+        # ("Set number of tactics to 300 at optimization level 5", "Subgraph compilation
+        # completed in 0.38 seconds."), matched by the grammar's own terminals.
+        self._note = re.compile(lark.get_terminal("BUILDER_NOTE_TEXT").pattern.to_regexp())
+        self._phase = re.compile(lark.get_terminal("PHASE_NAME").pattern.to_regexp())
 
     def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
         """The event (or row, see ``trtlog.parse.rows``) of a one-line record whose message is
@@ -390,6 +399,27 @@ class FastPath:
                 item = parse(body, head)
                 if item is not None:
                     return item
+        return self._note_or_duration(body, head)
+
+    def _note_or_duration(self, body: str, head: Head) -> Item | None:
+        if body.isspace():
+            # A blank message is an empty one (``RecordParser``), not a note ("\t...").
+            return None
+        note = self._note.match(body)
+        if note is not None and note.end() == len(body):
+            if self._conflicts.clear("BUILDER_NOTE_TEXT", body):
+                return BuilderNote(**_fields(head), text=body)
+            return None
+        if " completed in " in body:
+            # The phase is the lexer's token, the shortest text before the phrase: what follows
+            # it must then be the rest of the line (no backtracking into a longer phase).
+            phase = self._phase.match(body)
+            if phase is None:
+                return None
+            rest = _DURATION_REST.fullmatch(body, phase.end())
+            if rest is not None and self._conflicts.clear("PHASE_NAME", body):
+                seconds = float(rest.group(1))
+                return PhaseDuration(**_fields(head), phase=phase.group().strip(), seconds=seconds)
         return None
 
     def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
