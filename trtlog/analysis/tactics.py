@@ -362,10 +362,10 @@ def _chosen(
             np.array([int(value) for value in triples[:, 2]], dtype="uint64"),
         )
     )
-    row_keys = keys(combination, np.asarray(runner.codes), tactic)
+    codes = np.asarray(runner.codes)
+    row_keys = keys(combination, codes, tactic)
     found = np.searchsorted(wanted, row_keys)
     np.minimum(found, len(wanted) - 1, out=found)
-    codes = np.asarray(runner.codes)
     for row in np.flatnonzero(wanted[found] == row_keys):
         triple = (int(combination[row]), int(codes[row]), int(tactic[row]))
         result[row] = triple in chosen
