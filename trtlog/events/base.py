@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from trtlog.events.pickling import reduce_slots
+
 MIB = 1024 * 1024
 # The producer of events read from trtexec's JSON exports rather than from a log.
 EXPORT_PRODUCER = "export"
@@ -75,6 +77,8 @@ class Event:
     timestamp: datetime | None = None
     severity: str | None = None
     producer: str = "none"
+
+    __reduce__ = reduce_slots
 
     @classmethod
     def kind(cls) -> str:

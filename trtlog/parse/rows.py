@@ -20,6 +20,7 @@ from typing import Any
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.base import Event, TacticId, time_ms
 from trtlog.events.notes import MyelinTrace
+from trtlog.events.pickling import reduce_slots
 from trtlog.parse.envelope import Envelope
 
 ROW_CLASSES: tuple[type[Event], ...] = (TacticTiming, SetTacticName, MyelinTrace)
@@ -54,6 +55,8 @@ class RowBlock:
     runner: str | None = None
     runner_id: int | None = None
     build: int = 0
+
+    __reduce__ = reduce_slots
 
     def __len__(self) -> int:
         return len(self.texts) if self.texts is not None else len(self.tactics)

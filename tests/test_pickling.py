@@ -1,0 +1,71 @@
+"""Events and tactic blocks come back from worker processes pickled: every field must survive."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import fields
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from trtlog.events import EVENT_CLASSES, Event, TacticTiming
+from trtlog.parse import parse_file
+from trtlog.parse.envelope import Envelope
+from trtlog.parse.parallel import cut, parse_piece
+from trtlog.parse.rows import RowBlock, events_of
+
+
+def _round_trip(value: object) -> object:
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+@pytest.mark.parametrize("cls", EVENT_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_event_class_keeps_every_field(cls: type[Event]) -> None:
+    # A different value in each field: a field restored into another's slot shows.
+    values = {field.name: f"{field.name} of {cls.__name__}" for field in fields(cls)}
+    event = cls(**values)
+    copy = _round_trip(event)
+    assert type(copy) is cls
+    assert {field.name: getattr(copy, field.name) for field in fields(cls)} == values
+    assert copy == event
+
+
+def test_a_block_keeps_its_rows_and_context() -> None:
+    envelope = Envelope("trtexec", datetime(2026, 7, 7, 2, 11, 1), "verbose", "trt")
+    block = RowBlock(
+        TacticTiming,
+        41,
+        envelope,
+        ["0x5a55274960724ba8", "0xdb0b80f591d1bb6d"],
+        ["0.0123", "inf"],
+        kernels=["sm80_a", "sm90_b"],
+        parameters=[None, "[x]"],
+        layer="conv1",
+        formats="Half(1) -> Half(2)",
+        runner="CaskConvolution",
+        runner_id=0x80000009,
+        build=2,
+    )
+    copy = _round_trip(block)
+    assert type(copy) is RowBlock
+    assert [getattr(copy, field.name) for field in fields(RowBlock)] == [
+        getattr(block, field.name) for field in fields(RowBlock)
+    ]
+    assert list(copy.rows()) == list(block.rows())
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "path",
+    [SAMPLES / "trtexec_10.x_build_inference_profile.log", *CORPUS_LOGS[:8]],
+    ids=lambda path: path.name,
+)
+def test_parsed_events_survive_the_trip_back(path: Path) -> None:
+    events = parse_file(path).events
+    assert _round_trip(events) == events
+    pieces = cut(str(path), 1 << 16) or []
+    for piece in pieces[:3]:
+        items = parse_piece(str(path), piece).items
+        assert list(events_of(_round_trip(items))) == list(events_of(items))  # type: ignore[arg-type]
