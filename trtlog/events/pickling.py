@@ -23,8 +23,7 @@ def _setters(cls: type) -> tuple[tuple[str, Callable[[Any, Any], None]], ...]:
     setters = _SLOT_SETTERS.get(cls)
     if setters is None:
         setters = _SLOT_SETTERS[cls] = tuple(
-            (field.name, getattr(cls, field.name).__set__)
-            for field in fields(cls)
+            (field.name, getattr(cls, field.name).__set__) for field in fields(cls)
         )
     return setters
 
