@@ -29,7 +29,7 @@ only until it shows whether it builds an engine, and lines only until their seco
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict
+from operator import attrgetter
 from datetime import datetime
 
 import pandas as pd
@@ -129,7 +129,9 @@ class TimelineBuilder:
             table_rows.extend(derived_rows(run, number, phases))
             table_rows.extend(span_rows(run.layers, number, "layer", measured))
             table_rows.extend(total_rows(run, number, phases, measured))
-        frame = pd.DataFrame([asdict(row) for row in table_rows], columns=COLUMNS)
+        # (Rows hold plain values: read field by field, not deep-copied by ``asdict``.)
+        values = attrgetter(*COLUMNS)
+        frame = pd.DataFrame([values(row) for row in table_rows], columns=COLUMNS)
         return frame.astype(
             {"build": "Int64", "tactics": "Int64", "first_line": "Int64", "last_line": "Int64"}
         )
