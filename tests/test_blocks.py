@@ -8,17 +8,20 @@ import io
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_dir, needs_corpus
+from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.events import MyelinTrace, TacticTiming
 from trtlog.parse import StreamItems, parse_file, parse_lines, parse_text
 from trtlog.parse.blocks import text_chunks
 from trtlog.parse.fold import fold
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import TIME_MS, RowBlock, events_of
+from trtlog.sources import resolve
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 STAMP = "[07/07/2026-02:11:14] [V] [TRT] "
@@ -145,6 +148,86 @@ def test_8x_kernel_names_join_the_timings_of_a_block() -> None:
     ]
 
 
+NAME = "conv1 + relu1 Set Tactic Name: sm80_xmma_fprop_i8i8 Tactic: 0x00000000000003ea"
+UNNUMBERED_NAME = "conv1 + relu1 Set Tactic Name: sm80_xmma_fprop_f16"
+
+
+def test_8x_name_lines_among_timings_are_one_block() -> None:
+    data = log(
+        STAMP + "--------------- Timing Runner: conv1 + relu1 (CaskConvolution)",
+        STAMP + NAME,
+        STAMP + PLAIN.replace("3ea", "3e8"),
+        STAMP + PLAIN,
+        STAMP + UNNUMBERED_NAME,
+        STAMP + PLAIN.replace("3ea", "3f0"),
+        STAMP + NAME.replace("3ea", "3f2"),
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 0.00832914",
+    )
+    (block,) = assert_same(data)
+    assert (block.first_line, len(block), block.timings) == (2, 6, 3)
+    assert block.name_offsets == [0, 3, 5]
+    # A numbered name is found by its id (0x3ea: the second timing, not the first); an
+    # unnumbered one names the next timing without a name of its own (0x3f0); the last name
+    # has no timing under it in the block.
+    assert block.kernels == [None, "sm80_xmma_fprop_i8i8", "sm80_xmma_fprop_f16"]
+    assert [row[0].__name__ for row in block.rows()] == [
+        "SetTacticName", "TacticTiming", "TacticTiming", "SetTacticName", "TacticTiming",
+        "SetTacticName",
+    ]  # fmt: skip
+
+
+def test_8x_name_lines_that_cannot_join_a_block() -> None:
+    # Name lines alone; a name line holding a stamp of a later line; a CR inside one: the
+    # timings around them still read the same as line by line.
+    data = log(
+        STAMP + NAME,
+        STAMP + UNNUMBERED_NAME,
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
+        STAMP + NAME + " [07/07/2026-02:11:14] [V] [TRT] " + PLAIN,
+        STAMP + PLAIN,
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
+        STAMP + NAME + "\r" + STAMP + PLAIN,
+        STAMP + PLAIN,
+        STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
+    )
+    blocks = assert_same(data)
+    assert all(not block.names for block in blocks)
+
+
+def test_8x_name_lines_give_the_tables_of_reading_line_by_line(tmp_path: Path) -> None:
+    lines = [
+        "[07/07/2026-02:11:13] [V] [TRT] =============== Computing costs for conv1 + relu1",
+        "[07/07/2026-02:11:13] [V] [TRT] *************** Autotuning format combination: "
+        "Int8(1,2,3,4) -> Int8(1,2,3,4) ***************",
+        STAMP + NAME,
+        STAMP + "--------------- Timing Runner: conv1 + relu1 (CaskConvolution)",
+        STAMP + NAME,
+        STAMP + PLAIN.replace("3ea", "3e8"),
+        STAMP + PLAIN,
+        LATER + UNNUMBERED_NAME,
+        LATER + PLAIN.replace("3ea", "3f0"),
+        LATER + "Fastest Tactic: 0x00000000000003ea Time: 0.00832914",
+        LATER + ">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x00000000000003ea",
+        LATER + NAME,
+        LATER + NAME,
+    ]
+    path = tmp_path / "named.log"
+    path.write_bytes(log(*lines))
+    streamed = stream_build_log(resolve(path))
+    # Lines 5-7 and 8-9 (a name line alone, line 3, is not a block).
+    blocks = read_blocks(path.read_bytes())[1]
+    assert [(b.first_line, b.name_offsets) for b in blocks if b.names] == [(5, [0]), (8, [0])]
+    by_line = BuildLog.from_parsed(parse_lines(path.read_bytes().splitlines()))
+    for name in ("tactics", "choices", "timeline"):
+        pd.testing.assert_frame_equal(streamed.table(name), by_line.table(name), obj=name)
+    kernels = streamed.tactics["kernel"].tolist()
+    assert pd.isna(kernels[0]) and kernels[1:] == ["sm80_xmma_fprop_i8i8", "sm80_xmma_fprop_f16"]
+    layers = streamed.timeline[streamed.timeline["level"] == "layer"]
+    assert layers[["layer", "tactics", "first_line", "last_line"]].values.tolist() == [
+        ["conv1 + relu1", 3, 1, 13]
+    ]
+
+
 def test_old_forms_and_python_envelopes_are_blocks_too() -> None:
     data = log(PYTHON + OLD_PLAIN, PYTHON + OLD_PLAIN, STAMP + "Fastest Tactic: 0 Time: 0.1")
     (block,) = assert_same(data)
@@ -163,7 +246,7 @@ def test_any_piece_size_reads_the_same(chunk_bytes: int) -> None:
 HOT = [STAMP + NAMED, STAMP + SPLIT, STAMP + PLAIN, LATER + PLAIN, PYTHON + OLD_PLAIN,
        STAMP + MYELIN, LATER + MYELIN_ONNX, STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
        STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])",
-       "bare", "", "\r", "[07/07/2026-02:11:14] [I] [TRT] [MemUsageChange] x", "\x1b[2K"]  # fmt: skip
+       STAMP + NAME, LATER + UNNUMBERED_NAME, "bare", "", "\r", "[07/07/2026-02:11:14] [I] [TRT] [MemUsageChange] x", "\x1b[2K"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -232,9 +232,15 @@ class TacticCollector:
         self._kernel.append(row[rows.KERNEL])
 
     def _add_block(self, block: RowBlock) -> None:
-        count = len(block)
+        count = block.timings
         context = (block.layer, block.formats, block.runner, block.runner_id, block.build)
-        self._add_segment(count, block.first_line, context)
+        if block.names:
+            # Kernel-name lines sit between the timings (7.x-8.5): a segment per stretch of
+            # consecutive timing lines.
+            for first_line, length in _timing_stretches(block):
+                self._add_segment(length, first_line, context)
+        else:
+            self._add_segment(count, block.first_line, context)
         tactics, values = block.tactics, self._tactic_values
         for text in set(tactics).difference(values):
             values[text] = TacticId.parse(text)
@@ -303,6 +309,21 @@ class TacticCollector:
             "line": line,
         }
         return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
+
+
+def _timing_stretches(block: RowBlock) -> list[tuple[int, int]]:
+    """(first line, number of lines) of each stretch of consecutive timing lines of a block."""
+    names = set(block.name_offsets or ())
+    stretches: list[tuple[int, int]] = []
+    for offset in range(len(block)):
+        if offset in names:
+            continue
+        line = block.first_line + offset
+        if stretches and sum(stretches[-1]) == line:
+            stretches[-1] = (stretches[-1][0], stretches[-1][1] + 1)
+        else:
+            stretches.append((line, 1))
+    return stretches
 
 
 def _timed(times: np.ndarray) -> np.ndarray:

@@ -29,8 +29,8 @@ only until it shows whether it builds an engine, and lines only until their seco
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
 from datetime import datetime
+from operator import attrgetter
 
 import pandas as pd
 
@@ -214,7 +214,18 @@ def _read(run: Run, item: Item, fraction: float) -> None:
 def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
     """``_read`` for each row of a block: one stamp, so one offset; ``spread`` is the number
     of lines the second's are spread over (0: not spread)."""
-    count = len(block)
+    first_line, count = block.first_line, len(block)
+    if block.names:
+        # 7.x-8.5 kernel-name lines: those before the first timing may come outside autotuning
+        # (where they say nothing) and are read one by one; the rest are tuning lines like
+        # the timings, which alone count as tactics.
+        names = set(block.name_offsets or ())
+        rows_of_block = block.rows()
+        leading = 0
+        while leading in names:
+            _read(run, next(rows_of_block), (position + leading) / spread if spread else 0.0)
+            leading += 1
+        first_line, count, position = first_line + leading, count - leading, position + leading
     offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
     first = offset + (position / spread if spread else 0.0)
     last = offset + ((position + count - 1) / spread if spread else 0.0)
@@ -233,9 +244,9 @@ def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
     if block.layer:
         spans.append((run.layers, (build, "autotuning", block.layer)))
     for kind_spans, key in spans:
-        span = run.place(kind_spans, key, block.first_line, block.first_line, first, tactic=True)
+        span = run.place(kind_spans, key, first_line, first_line, first, tactic=True)
         span.last_line, span.end = block.last_line, last
-        span.tactics += count - 1
+        span.tactics += block.timings - 1
 
 
 def _place_row(run: Run, row: rows.Row, offset: float) -> None:

@@ -25,8 +25,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from trtlog.events.autotuning import TacticTiming
+from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.notes import MyelinTrace
+from trtlog.parse.envelope import Envelope
 from trtlog.parse.fast_path import (
     KERNEL_PARAMETERS,
     NUMBER,
@@ -34,8 +35,8 @@ from trtlog.parse.fast_path import (
     EnvelopeCache,
     FastPath,
 )
-from trtlog.parse.reader import numbered_segments
-from trtlog.parse.rows import RowBlock
+from trtlog.parse.reader import _may_embed_timestamp, clean_line, numbered_segments
+from trtlog.parse.rows import Row, RowBlock
 
 _STAMP = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
 # The envelopes of tactic timings: trtexec's (8.x-11.x) and the Python API's, both VERBOSE.
@@ -46,7 +47,8 @@ _OPENS_RECORD = rf"\n{_STAMP} ?\[(?:[VIWEFXSU!]|TRT|TRT-LLM)\]"
 _RUN = re.compile(
     rf"\n({_PREFIX})(?:"
     r"(?P<named>Tactic Name: [^\n]*(?:\n\1Tactic Name: [^\n]*)*)"
-    r"|(?P<plain>Tactic:? (?!Name: )[^\n]*(?:\n\1Tactic:? (?!Name: )[^\n]*)*)"
+    r"|(?P<plain>(?:Tactic:? (?!Name: )|[^\n]* Set Tactic Name: )[^\n]*"
+    r"(?:\n\1(?:Tactic:? (?!Name: )|[^\n]* Set Tactic Name: )[^\n]*)*)"
     r"|(?P<myelin> \([^\n]*(?:\n\1 \([^\n]*)*)"
     rf")(?={_OPENS_RECORD})"
 )
@@ -147,13 +149,15 @@ class BlockScanner:
         if whole.count(prefix) != count:
             return None
         bodies = whole.replace(prefix, "")[1:]
-        terminal, starts = _TERMINALS[kind]
-        if not self._fast_path.clear_all(terminal, starts, bodies):
-            return None
         split = self._envelopes.split(prefix + "Tactic")
         if split is None:
             return None
         envelope = split[0]
+        if kind == "plain" and " Set Tactic Name: " in bodies:
+            return self._named_block(prefix, envelope, bodies)
+        terminal, starts = _TERMINALS[kind]
+        if not self._fast_path.clear_all(terminal, starts, bodies):
+            return None
         if kind == "myelin":
             texts = _MYELIN_LINE.findall(bodies)
             if len(texts) != count:
@@ -177,6 +181,49 @@ class BlockScanner:
             times,
             kernels=kernels,
             parameters=[value.strip() or None for value in parameters],
+        )
+
+    def _named_block(self, prefix: str, envelope: Envelope, bodies: str) -> RowBlock | None:
+        """A 7.x-8.5 run of timings with kernel-name lines among them: each name line is
+        parsed by the fast path as it would be on its own, the timings checked together."""
+        timings: list[str] = []
+        names: list[Row] = []
+        offsets: list[int] = []
+        for offset, body in enumerate(bodies.split("\n")):
+            if body.startswith("Tactic") and " Set Tactic Name: " not in body:
+                timings.append(body)
+                continue
+            line = prefix + body
+            if ("\r" in line or "\x1b" in line or _may_embed_timestamp(line)) and clean_line(
+                line
+            ) != [line]:
+                return None
+            split = self._envelopes.split(line)
+            if split is None:
+                return None
+            row = self._fast_path.message(split[0], split[1], self.line + offset)
+            if type(row) is not tuple or row[0] is not SetTacticName:
+                return None
+            names.append(row)
+            offsets.append(offset)
+        if not timings:
+            return None
+        text = "\n".join(timings)
+        terminal, starts = _TERMINALS["plain"]
+        if not self._fast_path.clear_all(terminal, starts, text):
+            return None
+        found = _PLAIN_LINE.findall(text)
+        if len(found) != len(timings):
+            return None
+        tactics, times = (list(column) for column in zip(*found, strict=True))
+        return RowBlock(
+            TacticTiming,
+            self.line,
+            envelope,
+            tactics,
+            times,
+            names=names,
+            name_offsets=offsets,
         )
 
 

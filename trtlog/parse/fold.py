@@ -101,9 +101,7 @@ class _AutotuningContext:
                 self.kernels[event.tactic] = (event.kernel, event.kernel_parameters)
             return self._with_context(event)
         if isinstance(event, TacticTiming) and event.kernel is None:
-            kernel, parameters = self.kernels.pop(event.tactic, (None, None))
-            if kernel is None and self.unnumbered_kernel is not None:
-                kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+            kernel, parameters = self._kernel_of(event.tactic)
             if kernel is not None:
                 event = replace(event, kernel=kernel, kernel_parameters=parameters)
         if isinstance(event, FastestTactic) and event.runner is not None:
@@ -138,9 +136,7 @@ class _AutotuningContext:
             else:
                 self.kernels[tactic] = (row[rows.NAME_KERNEL], row[rows.NAME_PARAMETERS])
         elif row[rows.KERNEL] is None:
-            kernel, parameters = self.kernels.pop(row[rows.TACTIC], (None, None))
-            if kernel is None and self.unnumbered_kernel is not None:
-                kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+            kernel, parameters = self._kernel_of(row[rows.TACTIC])
             if kernel is not None:
                 row = (*row[: rows.KERNEL], kernel, parameters, *row[rows.KERNEL_PARAMETERS + 1 :])
         context = (
@@ -154,19 +150,47 @@ class _AutotuningContext:
 
     def link_block(self, block: RowBlock) -> None:
         """``link_row`` for each row of a block of tactic timings, in place."""
-        if block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
+        if block.names:
+            self._link_named_block(block)
+        elif block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
             kernels: list[str | None] = []
             parameters: list[str | None] = []
             for tactic in block.tactic_values():
-                kernel, parameter = self.kernels.pop(TacticId(tactic), (None, None))
-                if kernel is None and self.unnumbered_kernel is not None:
-                    kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+                kernel, parameter = self._kernel_of(tactic)
                 kernels.append(kernel)
                 parameters.append(parameter)
             block.kernels, block.parameters = kernels, parameters
         block.layer = self.runner_layer or self.layer
         block.formats, block.runner, block.runner_id = self.formats, self.runner, self.runner_id
         block.build = self.build
+
+    def _link_named_block(self, block: RowBlock) -> None:
+        """A 7.x-8.5 block's kernel names and timings in line order: each name is noted (and
+        linked) before the timings under it look their kernel up."""
+        names = dict(zip(block.name_offsets or (), block.names or (), strict=True))
+        linked: list[Row] = []
+        kernels: list[str | None] = []
+        parameters: list[str | None] = []
+        offset = 0
+        for tactic in block.tactic_values():
+            while offset in names:
+                linked.append(self.link_row(names[offset]))
+                offset += 1
+            kernel, parameter = self._kernel_of(tactic)
+            kernels.append(kernel)
+            parameters.append(parameter)
+            offset += 1
+        while offset in names:
+            linked.append(self.link_row(names[offset]))
+            offset += 1
+        block.names, block.kernels, block.parameters = linked, kernels, parameters
+
+    def _kernel_of(self, tactic: int) -> tuple[str | None, str | None]:
+        """The kernel named for a timed tactic (by its id, else the last unnumbered name)."""
+        kernel, parameters = self.kernels.pop(TacticId(tactic), (None, None))
+        if kernel is None and self.unnumbered_kernel is not None:
+            kernel, self.unnumbered_kernel = self.unnumbered_kernel, None
+        return kernel, parameters
 
     def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
         return replace(

@@ -32,7 +32,9 @@ _UNSIGNED_64 = 0xFFFF_FFFF_FFFF_FFFF
 @dataclass(slots=True, eq=False)
 class RowBlock:
     """Consecutive one-line tactic timings (or Myelin trace lines) with one envelope: the rows
-    of a whole timing runner, carried as columns of the text the lines hold.
+    of a whole timing runner, carried as columns of the text the lines hold. In 7.x-8.5 logs a
+    kernel-name line ("<layer> Set Tactic Name: <kernel> Tactic: <id>") comes before most
+    timings: those lines are in the block too, as the rows the fast path made of them.
 
     ``trtlog.parse.blocks`` finds them in the raw text and the fold gives them their context
     once; ``rows()`` gives back, line by line, exactly the rows the fast path would have made
@@ -49,6 +51,10 @@ class RowBlock:
     kernels: list[str | None] | None = None
     parameters: list[str | None] | None = None
     texts: list[str] | None = None
+    # Kernel-name rows (``SetTacticName``) among the timings, and their places in the block
+    # (0 for its first line); the timings fill the other places, in order.
+    names: list[Row] | None = None
+    name_offsets: list[int] | None = None
     # The context the fold links (see ``AutotuningEvent``).
     layer: str | None = None
     formats: str | None = None
@@ -59,7 +65,15 @@ class RowBlock:
     __reduce__ = reduce_slots
 
     def __len__(self) -> int:
-        return len(self.texts) if self.texts is not None else len(self.tactics)
+        """The block's lines."""
+        if self.texts is not None:
+            return len(self.texts)
+        return len(self.tactics) + (len(self.names) if self.names else 0)
+
+    @property
+    def timings(self) -> int:
+        """The tactic timings among the block's lines."""
+        return len(self.tactics)
 
     @property
     def timestamp(self) -> Any:
@@ -90,10 +104,16 @@ class RowBlock:
         context = (self.layer, self.formats, self.runner, self.runner_id, self.build)
         kernels = self.kernels or [None] * len(self.tactics)
         parameters = self.parameters or [None] * len(self.tactics)
-        for offset, (tactic, time, kernel, parameter) in enumerate(
-            zip(self.tactics, self.times, kernels, parameters, strict=True)
+        names = dict(zip(self.name_offsets or (), self.names or (), strict=True))
+        offset = 0
+        for tactic, time, kernel, parameter in zip(
+            self.tactics, self.times, kernels, parameters, strict=True
         ):
+            while offset in names:
+                yield names[offset]
+                offset += 1
             number = line + offset
+            offset += 1
             yield (
                 TacticTiming,
                 number,
@@ -105,6 +125,9 @@ class RowBlock:
                 kernel,
                 parameter,
             )
+        while offset in names:
+            yield names[offset]
+            offset += 1
 
 
 Item = Event | Row | RowBlock
