@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gzip
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trtlog.events import EngineLayer, LayerCount, ProgressUpdate, Unrecognized
 from trtlog.parse import LogSourceError, parse_file, parse_text
@@ -55,6 +58,21 @@ def test_overwritten_line_splits_at_embedded_timestamps() -> None:
     log = parse_text(line)
     assert log.counts.segments == 3 and log.counts.unrecognized == 1
     assert isinstance(log.events[0], Unrecognized)
+
+
+STAMP = "[08/30/2026-04:08:32]"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([STAMP, " [I] ", "/a/b", "[", "x", "/", "]"]), max_size=8))
+def test_a_line_is_split_wherever_a_stamp_starts_after_its_first_character(
+    parts: list[str],
+) -> None:
+    text = "".join(parts)
+    starts = [index for index in range(1, len(text)) if text.startswith(STAMP, index)]
+    cuts = [0, *starts, len(text)]
+    expected = [text[a:b] for a, b in pairwise(cuts) if b > a] or [text]
+    assert clean_line(text) == expected
 
 
 def test_progress_bars_after_ansi_become_events() -> None:

@@ -21,6 +21,9 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 # A trtexec/Python timestamp that starts a new record in the middle of a line: a progress line
 # that was overwritten leaves "...builder pas[08/30/2026-04:08:32] [08/30/...] [I] ...".
 _EMBEDDED_TIMESTAMP = re.compile(r"(?<=.)(?=\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ?)")
+# The same stamp found from its opening "[" (much faster than trying the lookbehind at every
+# place): lines naming ONNX nodes ("/backbone/layer1/conv1/Conv") have the slashes of one.
+_TIMESTAMP = re.compile(r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
 _SNIFF_BYTES = 8192
 
 
@@ -39,7 +42,7 @@ def clean_line(raw: bytes | str) -> list[str]:
     pieces = text.split("\r") if "\r" in text else [text]
     segments: list[str] = []
     for piece in pieces:
-        if "[" in piece and _EMBEDDED_TIMESTAMP.search(piece):
+        if "[" in piece and _TIMESTAMP.search(piece, 1):
             segments.extend(_EMBEDDED_TIMESTAMP.split(piece))
         else:
             segments.append(piece)
