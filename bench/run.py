@@ -36,6 +36,8 @@ REPO = BENCH.parent
 STYLES = {
     "10.x": "hackathon_trt10.16.1_trtexec_build_h100.log",
     "8.x": "hackathon_trt8.6.0_trtexec_build_rtx3090.log",
+    # 8.0-8.5 print each kernel's name on a line of its own before its timing.
+    "8.5": "nvtrt_trex_trt8.5.2_trtexec_orin_int8_yolo_verbose_dumpProfile.log",
 }
 TRTLOG = [sys.executable, "-m", "trtlog"]
 GRAMMAR_SLICE = 20_000_000
@@ -112,7 +114,7 @@ def _arguments() -> argparse.ArgumentParser:
     arguments.add_argument("--corpus", help="the corpus folder (default: $TRTLOG_CORPUS)")
     arguments.add_argument("--work", default="/tmp/trtlog-bench", help="generated logs, stores")
     arguments.add_argument("--sizes", default="100M,1G", help="comma-separated, e.g. 100M,1G")
-    arguments.add_argument("--styles", default="10.x,8.x", help="comma-separated: 10.x, 8.x")
+    arguments.add_argument("--styles", default="10.x,8.x", help="comma-separated: 10.x, 8.x, 8.5")
     arguments.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N for --jobs N")
     arguments.add_argument("--json", help="also write the figures to this JSON file")
     return arguments

@@ -41,41 +41,59 @@ CASK = "CaskConvolution[0x80000009]"
 CUDNN = "CudnnConvolution[0x80000000]"
 
 
+SECTIONS = (
+    # Combination 0: tactics 0x1 and 0x2 tie at 0.01; 0x1 is logged first and chosen, so
+    # the runner-up is 0x2 (same time, gap 0). 0x3 is not timed (FLT_MAX).
+    _combination("Float(1,1,1,1) -> Float(1,1,1,1)"),
+    _runner("conv", CASK),
+    _tactic("k_one", 0x1, "0.01"),
+    _tactic("k_two", 0x2, "0.01"),
+    _tactic("k_three", 0x3, "3.40282e+38"),
+    _chose("CaskConvolution", 0x1),
+    # Combination 1: the fastest timing is the chosen tactic's, twice over two runners'
+    # lists; the runner-up is the fastest other (runner, tactic): CudnnConvolution's 0x1.
+    _combination("Half(1,1,1,1) -> Half(1,1,1,1)"),
+    _runner("conv", CASK),
+    _tactic("k_one", 0x1, "0.02"),
+    _tactic("k_four", 0x4, "0.05"),
+    _runner("conv", CUDNN),
+    _tactic("k_cudnn", 0x1, "0.03"),
+    _tactic("k_cudnn_b", 0x5, "0.04"),
+    _chose("CaskConvolution", 0x1),
+    # Combination 2: the chosen tactic (0x7) is not the fastest (0x6): the runner-up is
+    # the fastest, and the gap is negative.
+    _combination("Int8(1,1,1,1) -> Int8(1,1,1,1)"),
+    _runner("conv", CASK),
+    _tactic("k_six", 0x6, "0.008"),
+    _tactic("k_seven", 0x7, "0.010"),
+    _chose("CaskConvolution", 0x7),
+    # Combination 3: one tactic only: no runner-up.
+    _combination("Float(2,1,1,1) -> Float(2,1,1,1)"),
+    _runner("fc", CASK),
+    _tactic("k_eight", 0x8, "0.5"),
+    _chose("CaskConvolution", 0x8),
+)
+
+
 @pytest.fixture(scope="module")
-def choices() -> list[dict[str, object]]:
-    log = _log(
-        # Combination 0: tactics 0x1 and 0x2 tie at 0.01; 0x1 is logged first and chosen, so
-        # the runner-up is 0x2 (same time, gap 0). 0x3 is not timed (FLT_MAX).
-        _combination("Float(1,1,1,1) -> Float(1,1,1,1)"),
-        _runner("conv", CASK),
-        _tactic("k_one", 0x1, "0.01"),
-        _tactic("k_two", 0x2, "0.01"),
-        _tactic("k_three", 0x3, "3.40282e+38"),
-        _chose("CaskConvolution", 0x1),
-        # Combination 1: the fastest timing is the chosen tactic's, twice over two runners'
-        # lists; the runner-up is the fastest other (runner, tactic): CudnnConvolution's 0x1.
-        _combination("Half(1,1,1,1) -> Half(1,1,1,1)"),
-        _runner("conv", CASK),
-        _tactic("k_one", 0x1, "0.02"),
-        _tactic("k_four", 0x4, "0.05"),
-        _runner("conv", CUDNN),
-        _tactic("k_cudnn", 0x1, "0.03"),
-        _tactic("k_cudnn_b", 0x5, "0.04"),
-        _chose("CaskConvolution", 0x1),
-        # Combination 2: the chosen tactic (0x7) is not the fastest (0x6): the runner-up is
-        # the fastest, and the gap is negative.
-        _combination("Int8(1,1,1,1) -> Int8(1,1,1,1)"),
-        _runner("conv", CASK),
-        _tactic("k_six", 0x6, "0.008"),
-        _tactic("k_seven", 0x7, "0.010"),
-        _chose("CaskConvolution", 0x7),
-        # Combination 3: one tactic only: no runner-up.
-        _combination("Float(2,1,1,1) -> Float(2,1,1,1)"),
-        _runner("fc", CASK),
-        _tactic("k_eight", 0x8, "0.5"),
-        _chose("CaskConvolution", 0x8),
-    )
+def log() -> BuildLog:
+    return _log(*SECTIONS)
+
+
+@pytest.fixture(scope="module")
+def choices(log: BuildLog) -> list[dict[str, object]]:
     return log.choices.to_dict("records")  # type: ignore[return-value]
+
+
+def test_the_chosen_timings_are_those_of_the_chosen_runner(log: BuildLog) -> None:
+    # Combination 1 timed tactic 0x1 under both runners: only CaskConvolution's was chosen.
+    chosen = log.tactics[log.tactics["chosen"]]
+    assert chosen[["combination", "runner", "kernel"]].values.tolist() == [
+        [0, "CaskConvolution", "k_one"],
+        [1, "CaskConvolution", "k_one"],
+        [2, "CaskConvolution", "k_seven"],
+        [3, "CaskConvolution", "k_eight"],
+    ]
 
 
 def test_a_tie_goes_to_the_tactic_logged_first(choices: list[dict[str, object]]) -> None:

@@ -352,44 +352,28 @@ def _chosen(
 ) -> np.ndarray:
     """Whether each timing is of the tactic finally chosen for its combination and runner."""
     runner_codes = {name: code for code, name in enumerate(runner.categories)}
-    chosen = {
-        (number, runner_codes[choice.chosen_runner], int(choice.tactic))
-        for number, combination_choices in combinations.items()
-        for choice in combination_choices.chosen
-        if choice.chosen_runner in runner_codes
-    }
+    chosen = sorted(
+        {
+            (number, runner_codes[choice.chosen_runner], int(choice.tactic))
+            for number, combination_choices in combinations.items()
+            for choice in combination_choices.chosen
+            if choice.chosen_runner in runner_codes
+        }
+    )
     result = np.zeros(len(tactic), dtype=bool)
     if not chosen:
         return result
-    # A number per (combination, runner, tactic), equal for equal triples, computed in place
-    # (a large log has millions of rows); the few rows whose number is that of a chosen triple
-    # are then checked one by one.
-    width = np.uint64(len(runner_codes) + 1)
-
-    def keys(combinations: np.ndarray, runners: np.ndarray, tactics: np.ndarray) -> np.ndarray:
-        mixed = combinations.astype("uint64")
-        with np.errstate(over="ignore"):
-            mixed *= width
-            mixed += runners.astype("uint64", copy=False) + np.uint64(1)
-            mixed *= np.uint64(0x9E3779B97F4A7C15)
-        mixed ^= tactics
-        return mixed
-
-    triples = np.array(sorted(chosen), dtype="object")
-    wanted = np.sort(
-        keys(
-            triples[:, 0].astype("int64"),
-            triples[:, 1].astype("int64"),
-            np.array([int(value) for value in triples[:, 2]], dtype="uint64"),
-        )
-    )
-    codes = np.asarray(runner.codes)
-    row_keys = keys(combination, codes, tactic)
-    found = np.searchsorted(wanted, row_keys)
-    np.minimum(found, len(wanted) - 1, out=found)
-    for row in np.flatnonzero(wanted[found] == row_keys):
-        triple = (int(combination[row]), int(codes[row]), int(tactic[row]))
-        result[row] = triple in chosen
+    numbers = np.array([number for number, _, _ in chosen], dtype="int64")
+    codes = np.array([code for _, code, _ in chosen], dtype="int64")
+    tactics = np.array([value for _, _, value in chosen], dtype="uint64")
+    # Combinations are numbered in the order they are tuned, so each one's timings are
+    # consecutive rows: only the rows of the combinations that chose something are compared.
+    starts = np.searchsorted(combination, numbers, side="left")
+    lengths = np.searchsorted(combination, numbers, side="right") - starts
+    owner = np.repeat(np.arange(len(chosen)), lengths)
+    rows = np.arange(len(owner)) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    same = (np.asarray(runner.codes)[rows] == codes[owner]) & (tactic[rows] == tactics[owner])
+    result[rows[same]] = True
     return result
 
 
