@@ -16,6 +16,8 @@ from typing import Any
 
 from lark import Lark
 
+from trtlog.parse.regex_prefix import may_match_at_start
+
 try:  # Python 3.11 and later
     import re._parser as sre_parse  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - Python 3.10
@@ -56,7 +58,7 @@ class StartConflicts:
     def _check_for(self, terminal: str) -> _Check:
         if terminal not in self._names:
             # Not a terminal this start state knows: never take the fast path.
-            return _Check(("",), (), None)
+            return _Check(("",), (), ())
         index = self._names.index(terminal)
         own = self._order[index].pattern
         literal = str(own.value) if own.type == "str" else None
@@ -80,8 +82,7 @@ class StartConflicts:
             theirs = _first_chars(regexp)
             if firsts is None or theirs is None or firsts & theirs:
                 others.append(regexp)
-        at_start = re.compile("|".join(f"(?:{other})" for other in others)) if others else None
-        return _Check(tuple(prefixes), tuple(lookaheads), at_start)
+        return _Check(tuple(prefixes), tuple(lookaheads), tuple(others))
 
 
 def _name(definition: Any) -> str:
@@ -96,22 +97,18 @@ class _Check:
         self,
         prefixes: tuple[str, ...],
         lookaheads: tuple[tuple[str | None, re.Pattern[str]], ...],
-        at_start: re.Pattern[str] | None,
+        others: tuple[str, ...],
     ) -> None:
         # Literals tried before it that the body must not start with.
         self.prefixes = prefixes
         # (a literal every match holds, or None; a lookahead) of lazy subjects tried before it.
         self.lookaheads = lookaheads
         # Other terminals tried before it that may match at the body's start.
-        self.at_start = at_start
-        # ``at_start`` after any newline of a text, where that is the same as at the start of
-        # each line on its own (searching for a newline first is much faster than for "^").
-        self._after_newline = (
-            re.compile(f"\n(?:{at_start.pattern})", at_start.flags)
-            if at_start is not None and _same_at_line_start(at_start.pattern)
-            else None
-        )
-        self._starts_clear: dict[tuple[str, ...], bool] = {}
+        self.others = others
+        self.at_start = _either(others)
+        # Per ``starts`` of ``clear_all``: whether no earlier literal can take such a body, and
+        # the other terminals that may match one (``_AtStart``).
+        self._for_starts: dict[tuple[str, ...], tuple[bool, _AtStart]] = {}
 
     def __call__(self, body: str) -> bool:
         if self.prefixes and body.startswith(self.prefixes):
@@ -125,20 +122,11 @@ class _Check:
         """``__call__`` for every line of ``bodies`` (bodies joined by "\\n"), each of which
         starts with one of ``starts``: True only when it is True for each of them. It may say
         False where checking line by line would not (the caller then does so)."""
-        starts_clear = self._starts_clear.get(starts)
-        if starts_clear is None:
-            # No body starting with one of ``starts`` can be taken by an earlier literal.
-            starts_clear = self._starts_clear[starts] = not any(
-                prefix.startswith(start) or start.startswith(prefix)
-                for prefix in self.prefixes
-                for start in starts
-            )
-        if not starts_clear:
-            return False
-        if self._after_newline is not None:
-            if self._after_newline.search("\n" + bodies):
-                return False
-        elif self.at_start is not None and any(map(self.at_start.match, bodies.split("\n"))):
+        known = self._for_starts.get(starts)
+        if known is None:
+            known = self._for_starts[starts] = self._check_for_starts(starts)
+        starts_clear, at_start = known
+        if not starts_clear or at_start.found_in(bodies):
             return False
         for literal, after in self.lookaheads:
             if literal is None:
@@ -148,6 +136,47 @@ class _Check:
             ):
                 return False
         return True
+
+    def _check_for_starts(self, starts: tuple[str, ...]) -> tuple[bool, _AtStart]:
+        # No body starting with one of ``starts`` can be taken by an earlier literal.
+        starts_clear = not any(
+            prefix.startswith(start) or start.startswith(prefix)
+            for prefix in self.prefixes
+            for start in starts
+        )
+        # Nor by a terminal that cannot match after any of them.
+        others = tuple(
+            other
+            for other in self.others
+            if any(may_match_at_start(other, start) for start in starts)
+        )
+        return starts_clear, _AtStart(_either(others))
+
+
+def _either(regexps: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{regexp})" for regexp in regexps)) if regexps else None
+
+
+class _AtStart:
+    """Terminals that must not match at the start of any line of a text."""
+
+    def __init__(self, pattern: re.Pattern[str] | None) -> None:
+        self.pattern = pattern
+        # The pattern after any newline of a text, where that is the same as at the start of
+        # each line on its own (searching for a newline first is much faster than for "^").
+        self._after_newline = (
+            re.compile(f"\n(?:{pattern.pattern})", pattern.flags)
+            if pattern is not None and _same_at_line_start(pattern.pattern)
+            else None
+        )
+
+    def found_in(self, lines: str) -> bool:
+        """Whether a terminal matches at the start of one of ``lines`` (joined by "\\n")."""
+        if self._after_newline is not None:
+            return self._after_newline.search("\n" + lines) is not None
+        if self.pattern is None:
+            return False
+        return any(map(self.pattern.match, lines.split("\n")))
 
 
 # Anchors whose meaning changes when a line is matched inside a text rather than on its own.
