@@ -77,7 +77,7 @@ def distinct_names(column: pd.Series) -> list[str]:
     column's categories (a tactics table of millions of rows holds a few thousand names)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         return [str(name) for name in column.cat.categories]
-    return list(dict.fromkeys(name for name in column if isinstance(name, str)))
+    return [name for name in pd.unique(column) if isinstance(name, str)]
 
 
 def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:

@@ -8,7 +8,6 @@ import re
 import pandas as pd
 
 from trtlog.analysis.buildlog import BuildLog
-from trtlog.analysis.columns import distinct_names
 
 
 class NoMatch(Exception):
@@ -65,10 +64,9 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
 def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
     """For the matching layers, the tactic chosen in each format combination and how close
     the runner-up came."""
-    choices = log.choices
-    names = log.distinct("tactics", "layer") + distinct_names(choices["layer"])
+    names = log.distinct("tactics", "layer") + log.distinct("choices", "layer")
     matched = match_layers(names, pattern, "tactic timings")
-    rows = choices[choices["layer"].isin(matched)]
+    rows = log.rows_where("choices", "layer", matched)
     columns = [
         *_IMPLEMENTATION,
         "best_ms",
