@@ -6,6 +6,7 @@ awkward names, ids and numbers. The grammar is the specification: any difference
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
@@ -16,7 +17,13 @@ from hypothesis import strategies as st
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import split_envelope
-from trtlog.parse.fast_path import EnvelopeCache, FastPath
+from trtlog.parse.fast_path import (
+    KERNEL_PARAMETERS,
+    TACTIC_ID,
+    EnvelopeCache,
+    FastPath,
+    _split_set_tactic_name,
+)
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser
@@ -290,3 +297,30 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
 )
 def test_each_hot_form_takes_the_fast_path(line: str) -> None:
     assert assert_agrees(line), f"the fast path did not take: {line}"
+
+
+# The expression ``_split_set_tactic_name`` takes the place of (it tried every place before
+# the phrase): both must split every line alike.
+_SET_TACTIC_NAME = re.compile(
+    r"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ("
+    + TACTIC_ID
+    + r"))?("
+    + KERNEL_PARAMETERS
+    + r")?"
+)
+_PIECES = ["Set Tactic Name: ", " ", "  ", "conv1", "k", " Tactic: 0x1", " Tactic: x", "\n",
+           " numSplitK: 1 numBuffers: 0 numKernels: 1", "(scudnn)", "Set", ":"]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+@example("a  Set Tactic Name: k Set Tactic Name: j")
+@example("Set Tactic Name: Set Tactic Name: k")
+def test_kernel_name_lines_split_as_the_expression_does(body: str) -> None:
+    expected = _SET_TACTIC_NAME.fullmatch(body)
+    split = _split_set_tactic_name(body)
+    if expected is None:
+        assert split is None
+    else:
+        assert split is not None
+        assert (split[0], *split[1].groups()) == expected.groups()

@@ -85,9 +85,11 @@ _COMBINATION = re.compile(
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
-_SET_TACTIC_NAME = re.compile(
-    rf"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?"
-    rf"({KERNEL_PARAMETERS})?"
+# "[<subject>] Set Tactic Name: <kernel> [Tactic: <id>][<parameters>]", the subject being the
+# shortest text before the phrase that lets the rest match (``_split_set_tactic_name``).
+_SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
+_SET_TACTIC_NAME_REST = re.compile(
+    rf" ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
 )
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 _MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
@@ -278,11 +280,33 @@ def _layer_memory(body: str, head: Head) -> Item | None:
     )
 
 
+def _split_set_tactic_name(body: str) -> tuple[str | None, re.Match[str]] | None:
+    """The subject and the rest of a kernel-name line, as the expression
+    "(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: ..." matches it in full (trying every
+    place before the phrase costs microseconds on lines with long layer names): each
+    occurrence of the phrase in turn, the shorter subject first, then no subject."""
+    start = 0
+    # (The subject, like "." in an expression, holds no newline.)
+    newline = body.find("\n")
+    last_end = len(body) if newline < 0 else newline
+    while (found := body.find(_SET_TACTIC_NAME_PHRASE, start)) >= 0:
+        ends = (found - 1, found) if found >= 1 and body[found - 1] == " " else (found,)
+        for end in ends:
+            if 1 <= end <= last_end:
+                rest = _SET_TACTIC_NAME_REST.fullmatch(body, end)
+                if rest is not None:
+                    return body[:end], rest
+        start = found + 1
+    rest = _SET_TACTIC_NAME_REST.fullmatch(body)
+    return None if rest is None else (None, rest)
+
+
 def _set_tactic_name(body: str, head: Head) -> Item | None:
-    match = _SET_TACTIC_NAME.fullmatch(body)
-    if match is None:
+    split = _split_set_tactic_name(body)
+    if split is None:
         return None
-    subject, kernel, tactic, parameters = match.groups()
+    subject, rest = split
+    kernel, tactic, parameters = rest.groups()
     if body.startswith(" Set Tactic Name: "):
         # The grammar's lexer takes " Set Tactic Name: " whole: no subject, not a blank one.
         subject = None
