@@ -29,7 +29,7 @@ from trtlog.parse.envelope import (
     Envelope,
     split_envelope,
 )
-from trtlog.parse.fast_path import EnvelopeCache, FastPath
+from trtlog.parse.fast_path import EnvelopeCache, FastPath, shared_fast_path
 from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.rows import Item, RowBlock
 
@@ -112,7 +112,7 @@ class RecordParser:
         self.counts = LineCounts()
         self.seen_envelope = False
         self.fast = fast
-        self._fast_path = FastPath(self._lark) if fast else None
+        self._fast_path = shared_fast_path(self._lark) if fast else None
 
     @property
     def fast_path(self) -> FastPath | None:
