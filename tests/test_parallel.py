@@ -21,6 +21,7 @@ from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
 from trtlog.parse.parallel import ParallelParse, cut
+from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
 from trtlog.sources import resolve
 
@@ -201,8 +202,6 @@ def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bo
 def test_each_piece_reuses_the_fast_path_worked_out_before() -> None:
     # What the fast path works out about the lexer's order (tens of ms) is kept per process,
     # not redone for the parser of every piece.
-    from trtlog.parse.records import RecordParser
-
     first, second = RecordParser(), RecordParser()
     assert first.fast_path is not None and first.fast_path is second.fast_path
     assert RecordParser(fast=False).fast_path is None
