@@ -152,6 +152,18 @@ NAME = "conv1 + relu1 Set Tactic Name: sm80_xmma_fprop_i8i8 Tactic: 0x0000000000
 UNNUMBERED_NAME = "conv1 + relu1 Set Tactic Name: sm80_xmma_fprop_f16"
 
 
+def test_blocks_share_the_text_of_repeated_kernels_and_tactics() -> None:
+    # One object per name, however many lines repeat it: what a worker pickles holds it once.
+    fastest = STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1"
+    data = log(STAMP + NAMED, STAMP + NAMED, LATER + NAMED, LATER + PLAIN, STAMP + PLAIN, fastest)
+    blocks = assert_same(data)
+    assert [len(block) for block in blocks] == [2, 1, 1, 1]
+    kernels = [kernel for block in blocks[:2] for kernel in block.kernels or []]
+    assert len(kernels) == 3 and all(kernel is kernels[0] for kernel in kernels)
+    assert blocks[0].tactics[0] is blocks[1].tactics[0]
+    assert blocks[2].tactics[0] is blocks[3].tactics[0]
+
+
 def test_8x_name_lines_among_timings_are_one_block() -> None:
     data = log(
         STAMP + "--------------- Timing Runner: conv1 + relu1 (CaskConvolution)",

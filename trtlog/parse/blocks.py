@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.notes import MyelinTrace
@@ -76,6 +76,8 @@ _TERMINALS = {
     "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)")),
 }
 _CHUNK_BYTES = 1 << 20
+# Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``).
+_KNOWN_TEXTS = 100_000
 
 # What the scanner hands on: (line number, segment) for a line read one by one, or a block.
 Scanned = tuple[int, str] | RowBlock
@@ -107,6 +109,7 @@ class BlockScanner:
     def __init__(self, fast_path: FastPath, first_line: int = 1) -> None:
         self._fast_path = fast_path
         self._envelopes = EnvelopeCache()
+        self._texts: dict[str, str] = {}
         self.line = first_line
         self.lines = 0
 
@@ -168,7 +171,7 @@ class BlockScanner:
             if len(found) != count:
                 return None
             tactics, times = (list(column) for column in zip(*found, strict=True))
-            return RowBlock(TacticTiming, self.line, envelope, tactics, times)
+            return RowBlock(TacticTiming, self.line, envelope, self._shared(tactics), times)
         named = _NAMED_LINE.findall(bodies)
         if len(named) != count:
             return None
@@ -177,11 +180,20 @@ class BlockScanner:
             TacticTiming,
             self.line,
             envelope,
-            tactics,
+            self._shared(tactics),
             times,
-            kernels=kernels,
+            kernels=cast("list[str | None]", self._shared(kernels)),
             parameters=[value.strip() or None for value in parameters],
         )
+
+    def _shared(self, texts: list[str]) -> list[str]:
+        """``texts`` with each text seen before replaced by the same object: a few thousand
+        kernel names and tactic ids fill millions of lines, and a worker's pickled results
+        then hold each once."""
+        known = self._texts
+        if len(known) > _KNOWN_TEXTS:
+            known.clear()
+        return [known.setdefault(text, text) for text in texts]
 
     def _named_block(self, prefix: str, envelope: Envelope, bodies: str) -> RowBlock | None:
         """A 7.x-8.5 run of timings with kernel-name lines among them: each name line is
