@@ -4,6 +4,7 @@ timestamps."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime, timedelta
 
 import pandas as pd
@@ -13,6 +14,8 @@ from tests.conftest import corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
+from trtlog.analysis.timeline import _TUNING_EVENTS
+from trtlog.analysis.timeline_phases import phase_of
 from trtlog.parse import parse_text
 
 _logs: dict[str, BuildLog] = {}
@@ -213,3 +216,11 @@ def test_timestamped_log_written_here() -> None:
     conv = timeline[timeline["level"] == "layer"].iloc[0]
     assert (conv["layer"], conv["tactics"]) == ("conv", 1)
     assert total(timeline, "build", 0)["seconds"] == 6
+
+
+@pytest.mark.parametrize("builds", [True, False])
+def test_the_events_placed_on_the_tuning_path_are_all_autotuning(builds: bool) -> None:
+    # ``_place_tuning_event`` places these without asking ``phase_of``: it must agree.
+    for cls in _TUNING_EVENTS:
+        values = {field.name: None for field in fields(cls)} | {"line": 1, "end_line": 1}
+        assert phase_of(cls(**values), builds) == "autotuning", cls.__name__

@@ -53,9 +53,12 @@ from trtlog.analysis.timeline_spans import (
 )
 from trtlog.events import (
     AutotuningEvent,
+    ChoseRunner,
+    ComputingCosts,
     DeviceProperty,
     Event,
     FastestTactic,
+    FormatCombination,
     LayerCount,
     LayerPlacement,
     LayersRunningOn,
@@ -66,9 +69,13 @@ from trtlog.events import (
     ProgressUpdate,
     ReformatLayerAdded,
     RunHeader,
+    RunnerSkipped,
     SectionHeader,
     SetTacticName,
+    TacticSkipped,
     TacticTiming,
+    TimingCacheHit,
+    TimingRunner,
 )
 from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse import rows
@@ -205,10 +212,33 @@ def _read(run: Run, item: Item, fraction: float) -> None:
     try:
         if isinstance(item, tuple):
             _place_row(run, item, offset)
+        elif type(item) in _TUNING_EVENTS:
+            _place_tuning_event(run, item, offset)  # type: ignore[arg-type]
         elif isinstance(item, Event):
             _place_event(run, item, offset)
     finally:
         run.previous_offset = offset
+
+
+# The autotuning events of every format combination and runner (a large build logs hundreds of
+# thousands): always in the autotuning phase (``phase_of``), placed as ``_place_event`` would.
+_TUNING_EVENTS = frozenset(
+    {ComputingCosts, FormatCombination, TimingRunner, FastestTactic, ChoseRunner, RunnerSkipped,
+     TacticSkipped, TimingCacheHit}
+)  # fmt: skip
+
+
+def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None:
+    run.build = event.build
+    _enter(run, "autotuning")
+    run.started = True
+    line, end_line = event.line, event.end_line
+    run.place(run.phases, (run.build, "autotuning", None), line, end_line, offset)
+    if event.layer:
+        key = (run.build, "autotuning", event.layer)
+        layer = run.place(run.layers, key, line, end_line, offset)
+        if type(event) is FastestTactic and event.profiling_seconds is not None:
+            add_reported(layer.reported, "profiling completed in", event.profiling_seconds)
 
 
 def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
