@@ -17,6 +17,10 @@ A run is only taken where nothing the line-by-line reading does could turn out d
 - the grammar's lexer would start each body with the fast path's terminal
   (``StartConflicts.clear_all``);
 - each body matches the fast path's expression for its form in full.
+
+In 7.x-8.5 logs a kernel-name line ("<layer> Set Tactic Name: <kernel> Tactic: <id>") comes
+before most timings; such lines join the run, each parsed by the fast path as it would be on
+its own, so that the run is not cut into blocks of one line.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from trtlog.parse.fast_path import (
     EnvelopeCache,
     FastPath,
 )
-from trtlog.parse.reader import _may_embed_timestamp, clean_line, numbered_segments
+from trtlog.parse.reader import numbered_segments, one_clean_segment
 from trtlog.parse.rows import Row, RowBlock
 
 _STAMP = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
@@ -206,9 +210,7 @@ class BlockScanner:
                 timings.append(body)
                 continue
             line = prefix + body
-            if ("\r" in line or "\x1b" in line or _may_embed_timestamp(line)) and clean_line(
-                line
-            ) != [line]:
+            if not one_clean_segment(line):
                 return None
             split = self._envelopes.split(line)
             if split is None:
