@@ -16,11 +16,10 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from trtlog.parse import parse_file
-from trtlog.parse.envelope import split_envelope
+from trtlog.parse.envelope import EnvelopeCache, split_envelope
 from trtlog.parse.fast_path import (
     KERNEL_PARAMETERS,
     TACTIC_ID,
-    EnvelopeCache,
     FastPath,
     _split_set_tactic_name,
 )

@@ -31,12 +31,11 @@ from typing import BinaryIO, cast
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.envelope import Envelope
+from trtlog.parse.envelope import Envelope, EnvelopeCache
 from trtlog.parse.fast_path import (
     KERNEL_PARAMETERS,
     NUMBER,
     TACTIC_ID,
-    EnvelopeCache,
     FastPath,
 )
 from trtlog.parse.reader import numbered_segments, one_clean_segment

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -46,10 +45,7 @@ from trtlog.events.notes import BuilderNote, MyelinTrace
 from trtlog.events.phases import PhaseDuration
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
-    LEVELS,
-    NO_ENVELOPE,
     Envelope,
-    parse_timestamp,
 )
 from trtlog.parse.lexer_order import StartConflicts
 from trtlog.parse.rows import Item
@@ -461,77 +457,10 @@ def shared_fast_path(lark: Lark, start: str = "message") -> FastPath:
     return FastPath(lark, start)
 
 
-# The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
-# API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.
-_TIMESTAMPED = re.compile(
-    r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-    r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
-)
-
-
-# Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
-_UNSTAMPED = re.compile(
-    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL_ERROR): ?"
-    r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-)
-# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
-_LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
-
-
-class EnvelopeCache:
-    """Envelopes by prefix: the lines of one second at one level share one."""
-
-    def __init__(self) -> None:
-        self._envelopes: dict[str, Envelope] = {}
-
-    def split(self, line: str) -> tuple[Envelope, str] | None:
-        """The envelope and body of a line; None where the grammar must decide."""
-        if not line.startswith("["):
-            if line.startswith(_LOGGING_PREFIXES):
-                return None
-            return NO_ENVELOPE, line
-        match = _TIMESTAMPED.match(line)
-        make = _envelope
-        if match is None:
-            match = _UNSTAMPED.match(line)
-            if match is None:
-                return None
-            make = _unstamped_envelope
-        end = match.end()
-        prefix = line[:end]
-        envelope = self._envelopes.get(prefix)
-        if envelope is None:
-            envelope = self._envelopes[prefix] = make(match)
-            if len(self._envelopes) > 4096:
-                self._envelopes.clear()
-        return envelope, line[end:]
-
-
-def _unstamped_envelope(match: re.Match[str]) -> Envelope:
-    python_level, level, library = match.groups()
-    if python_level is not None:
-        return Envelope("python-legacy", None, LEVELS[python_level], "trt")
-    producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
-    return Envelope("level", None, LEVELS[level], producer)
-
-
-def _envelope(match: re.Match[str]) -> Envelope:
-    stamp, level, library, python_library, python_level = match.groups()
-    timestamp: datetime | None = parse_timestamp(stamp)
-    if level is not None:
-        producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
-        return Envelope("trtexec", timestamp, LEVELS[level], producer)
-    producer = "trtllm" if "LLM" in python_library else "trt"
-    return Envelope(
-        "python-api", timestamp, None if python_level is None else LEVELS[python_level], producer
-    )
-
-
 __all__ = [
     "KERNEL_PARAMETERS",
     "NUMBER",
     "TACTIC_ID",
-    "EnvelopeCache",
     "FastPath",
     "shared_fast_path",
 ]

@@ -30,8 +30,7 @@ from typing import BinaryIO
 
 from trtlog.parse import StreamItems
 from trtlog.parse.collection import rare_collections
-from trtlog.parse.envelope import NO_ENVELOPE
-from trtlog.parse.fast_path import EnvelopeCache
+from trtlog.parse.envelope import NO_ENVELOPE, EnvelopeCache
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts

@@ -27,9 +27,10 @@ from trtlog.parse.envelope import (
     RELAYING_PRODUCERS,
     WARNING_OR_WORSE,
     Envelope,
+    EnvelopeCache,
     split_envelope,
 )
-from trtlog.parse.fast_path import EnvelopeCache, FastPath, shared_fast_path
+from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.rows import Item, RowBlock
 
