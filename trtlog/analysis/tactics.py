@@ -319,8 +319,9 @@ def _timing_stretches(block: RowBlock) -> list[tuple[int, int]]:
         if offset in names:
             continue
         line = block.first_line + offset
-        if stretches and sum(stretches[-1]) == line:
-            stretches[-1] = (stretches[-1][0], stretches[-1][1] + 1)
+        if stretches and stretches[-1][0] + stretches[-1][1] == line:
+            first, length = stretches[-1]
+            stretches[-1] = (first, length + 1)
         else:
             stretches.append((line, 1))
     return stretches
@@ -352,7 +353,7 @@ def _chosen(
 ) -> np.ndarray:
     """Whether each timing is of the tactic finally chosen for its combination and runner."""
     runner_codes = {name: code for code, name in enumerate(runner.categories)}
-    chosen = sorted(
+    chosen = list(
         {
             (number, runner_codes[choice.chosen_runner], int(choice.tactic))
             for number, combination_choices in combinations.items()
