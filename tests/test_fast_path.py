@@ -224,6 +224,18 @@ messages = st.one_of(
         ids,
         numbers,
     ),
+    st.builds(
+        lambda n, a, b, c, d, tail: (
+            f"{n}: {a} available tactics, {b} unparsable, {c} pruned, {d} remaining after "
+            f"tactic pruning.{tail}"
+        ),
+        st.one_of(names, st.sampled_from(["x: 1 available tactics, y", ":", "a: b"])),
+        st.integers(0, 10**6),
+        st.integers(0, 10**6),
+        st.sampled_from(["0", "11", "x"]),
+        st.integers(0, 10**6),
+        st.sampled_from(["", " ", "."]),
+    ),
     st.builds(lambda n, s: f"{n} completed in {s} seconds.", names, numbers),
     st.builds(
         lambda n, s, t: f"{n} completed in {s} seconds. {t} completed in {s} seconds.",
@@ -288,6 +300,8 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
         STAMP + "[V] [TRT] c1 Set Tactic Name: maxwell_scudnn_128x32 Tactic: 0x0ebe499388e08286",
         STAMP + "[V] [TRT] c1 [Float(1024,1) -> Half(1024,1)] got cached result: Reformat, "
         "tactic 0x00000000000003e8, 0.0029 ms",
+        STAMP + "[V] [TRT] MatMul-9_r0 + ReLU-11_r0: 289 available tactics, 1 unparsable, 144 "
+        "pruned, 145 remaining after tactic pruning.",
         STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
         STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
         STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",

@@ -1,7 +1,8 @@
 """A fast path for the message forms that make up most of a verbose log.
 
 Tactic timings, timing runners, format combinations, fastest and chosen tactics, Myelin's tactic
-tables and per-layer memory are over nine lines in ten of a large build's log. Parsing them with
+tables and per-layer memory are over nine lines in ten of a large build's log (with kernel names,
+tactic-pruning counts, the builder's notes and phase durations, a few more). Parsing them with
 the grammar costs tens of microseconds a line; the regular expressions here cost one. Each one
 accepts a subset of what its grammar rule accepts and builds the event exactly as that rule's
 transformer does, so the grammar stays the specification: ``tests/test_fast_path.py`` runs both
@@ -34,6 +35,7 @@ from trtlog.events.autotuning import (
     FormatCombination,
     RunnerSkipped,
     SetTacticName,
+    TacticPruning,
     TacticSkipped,
     TacticTiming,
     TimingCacheHit,
@@ -82,6 +84,13 @@ _COMBINATION = re.compile(
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
+# 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
+# pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
+_PRUNING_AT = re.compile(r": \d+ available tactics, ")
+_PRUNING_REST = re.compile(
+    r": (\d+) available tactics, (\d+) unparsable, (\d+) pruned, (\d+) remaining after tactic"
+    r" pruning\."
+)
 # "[<subject>] Set Tactic Name: <kernel> [Tactic: <id>][<parameters>]", the subject being the
 # shortest text before the phrase that lets the rest match (``_split_set_tactic_name``).
 _SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
@@ -191,6 +200,24 @@ def _profiled(body: str, head: Head) -> Item | None:
         tactic=TacticId.parse(tactic),
         time_ms=time_ms(time),
         profiling_seconds=float(seconds),
+    )
+
+
+def _tactic_pruning(body: str, head: Head) -> Item | None:
+    at = _PRUNING_AT.search(body, 1)
+    if at is None:
+        return None
+    match = _PRUNING_REST.fullmatch(body, at.start())
+    if match is None:
+        return None
+    available, unparsable, pruned, remaining = (int(value) for value in match.groups())
+    return TacticPruning(
+        **_fields(head),
+        layer=body[: at.start()],
+        available=available,
+        unparsable=unparsable,
+        pruned=pruned,
+        remaining=remaining,
     )
 
 
@@ -356,6 +383,7 @@ _BY_PHRASE: tuple[tuple[str, Callable[[str, Head], Item | None], str], ...] = (
     (" profiling completed in ", _profiled, "PROFILED_SUBJECT"),
     ("Set Tactic Name: ", _set_tactic_name, "SET_TACTIC_SUBJECT"),
     ("] got cached result: ", _cache_hit, "CACHED_SUBJECT"),
+    (" available tactics, ", _tactic_pruning, "PRUNED_LAYER"),
 )
 
 
