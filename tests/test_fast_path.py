@@ -236,6 +236,13 @@ messages = st.one_of(
         st.integers(0, 10**6),
         st.sampled_from(["", " ", "."]),
     ),
+    st.builds(
+        lambda node, tail: f"ForeignNode {{ForeignNode[{node}]}} metadata:{tail}",
+        st.one_of(names, st.sampled_from(["a...b", "x]} metadata: {ForeignNode[y", ""])),
+        st.sampled_from(
+            ["", " ", " [ONNX Layer: a]", " [ONNX Layer: a][ONNX Layer: b c]", "x", "  [ONNX"]
+        ),
+    ),
     st.builds(lambda n, s: f"{n} completed in {s} seconds.", names, numbers),
     st.builds(
         lambda n, s, t: f"{n} completed in {s} seconds. {t} completed in {s} seconds.",
@@ -302,6 +309,8 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
         "tactic 0x00000000000003e8, 0.0029 ms",
         STAMP + "[V] [TRT] MatMul-9_r0 + ReLU-11_r0: 289 available tactics, 1 unparsable, 144 "
         "pruned, 145 remaining after tactic pruning.",
+        STAMP + "[V] [TRT] ForeignNode {ForeignNode[node_linear_r0...node_add]} metadata: "
+        "[ONNX Layer: node_linear_r0][ONNX Layer: node_add]",
         STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
         STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
         STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",

@@ -42,6 +42,7 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import TacticId, time_ms
+from trtlog.events.graph import ForeignNodeMetadata
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import BuilderNote, MyelinTrace
 from trtlog.events.phases import PhaseDuration
@@ -84,6 +85,11 @@ _COMBINATION = re.compile(
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
+# 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
+# Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
+_FOREIGN_NODE = "ForeignNode "
+_FOREIGN_NODE_NAME = re.compile(r"\{ForeignNode\[[^\n]*?\]\}(?= metadata:)")
+_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
 # 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
 # pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
 _PRUNING_AT = re.compile(r": \d+ available tactics, ")
@@ -200,6 +206,21 @@ def _profiled(body: str, head: Head) -> Item | None:
         tactic=TacticId.parse(tactic),
         time_ms=time_ms(time),
         profiling_seconds=float(seconds),
+    )
+
+
+def _foreign_node_metadata(body: str, head: Head) -> Item | None:
+    name = _FOREIGN_NODE_NAME.match(body, len(_FOREIGN_NODE))
+    if name is None:
+        return None
+    # After " metadata:" the line ends, or a blank and at least one more character follow.
+    metadata = body[name.end() + len(" metadata:") :]
+    if metadata and (metadata[0] != " " or len(metadata) == 1):
+        return None
+    return ForeignNodeMetadata(
+        **_fields(head),
+        node=name.group(),
+        onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
     )
 
 
@@ -415,6 +436,8 @@ def _candidates(body: str) -> list[_Candidate]:
             candidates.append((_costs, "'=============== Computing reformatting costs"))
     elif first == "S" and body.startswith("Skipping "):
         candidates.append((_runner_skipped, "_SKIPPING_RUNNER"))
+    elif first == "F" and body.startswith(_FOREIGN_NODE):
+        candidates.append((_foreign_node_metadata, "'" + _FOREIGN_NODE))
     elif first in _BY_FIRST:
         candidates.append(_BY_FIRST[first])
     for phrase, parse, terminal in _BY_PHRASE:
