@@ -243,6 +243,13 @@ messages = st.one_of(
             ["", " ", " [ONNX Layer: a]", " [ONNX Layer: a][ONNX Layer: b c]", "x", "  [ONNX"]
         ),
     ),
+    st.builds(
+        lambda t, n, a, b: f"Adding reformat layer: {t} ({n}) from {a} to {b}",
+        st.one_of(names, st.sampled_from(["Reformatted Input Tensor 0 to x", "a (b) from C to D"])),
+        st.one_of(names, st.sampled_from(["x) from Y", "", "max_pool2d"])),
+        st.one_of(formats, st.sampled_from(["Half(1) to x", "1", "Float(1) to Half(2)"])),
+        st.one_of(formats, st.sampled_from(["Half(784,1:8,56,4)", " ", "x to Y"])),
+    ),
     st.builds(lambda n, s: f"{n} completed in {s} seconds.", names, numbers),
     st.builds(
         lambda n, s, t: f"{n} completed in {s} seconds. {t} completed in {s} seconds.",
@@ -309,6 +316,8 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
         "tactic 0x00000000000003e8, 0.0029 ms",
         STAMP + "[V] [TRT] MatMul-9_r0 + ReLU-11_r0: 289 available tactics, 1 unparsable, 144 "
         "pruned, 145 remaining after tactic pruning.",
+        STAMP + "[V] [TRT] Adding reformat layer: Reformatted Input Tensor 0 to PWN(a) (x) from "
+        "Float(6272,196,14,1) to Half(784,1:8,56,4)",
         STAMP + "[V] [TRT] ForeignNode {ForeignNode[node_linear_r0...node_add]} metadata: "
         "[ONNX Layer: node_linear_r0][ONNX Layer: node_add]",
         STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",

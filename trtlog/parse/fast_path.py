@@ -33,6 +33,7 @@ from trtlog.events.autotuning import (
     ComputingCosts,
     FastestTactic,
     FormatCombination,
+    ReformatLayerAdded,
     RunnerSkipped,
     SetTacticName,
     TacticPruning,
@@ -85,6 +86,13 @@ _COMBINATION = re.compile(
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
+# 8.2+: "Adding reformat layer: <tensor> (<source>) from <format> to <format>", each part the
+# shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
+# one after the other with no going back.
+_REFORMAT = "Adding reformat layer: "
+_REFORMAT_TENSOR = re.compile(r"[^\n]+?(?= \([^\n]*\) from [A-Za-z])")
+_REFORMAT_SOURCE = re.compile(r"[^\n]+?(?=\) from [A-Za-z])")
+_REFORMAT_FROM = re.compile(r"[A-Za-z][^\n]*?(?= to [A-Za-z])")
 # 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
 # Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
 _FOREIGN_NODE = "ForeignNode "
@@ -206,6 +214,25 @@ def _profiled(body: str, head: Head) -> Item | None:
         tactic=TacticId.parse(tactic),
         time_ms=time_ms(time),
         profiling_seconds=float(seconds),
+    )
+
+
+def _reformat_added(body: str, head: Head) -> Item | None:
+    tensor = _REFORMAT_TENSOR.match(body, len(_REFORMAT))
+    if tensor is None:
+        return None
+    source = _REFORMAT_SOURCE.match(body, tensor.end() + len(" ("))
+    if source is None:
+        return None
+    from_format = _REFORMAT_FROM.match(body, source.end() + len(") from "))
+    if from_format is None:
+        return None
+    return ReformatLayerAdded(
+        **_fields(head),
+        tensor=tensor.group(),
+        source=source.group(),
+        from_format=from_format.group(),
+        to_format=body[from_format.end() + len(" to ") :].strip(),
     )
 
 
@@ -436,6 +463,8 @@ def _candidates(body: str) -> list[_Candidate]:
             candidates.append((_costs, "'=============== Computing reformatting costs"))
     elif first == "S" and body.startswith("Skipping "):
         candidates.append((_runner_skipped, "_SKIPPING_RUNNER"))
+    elif first == "A" and body.startswith(_REFORMAT):
+        candidates.append((_reformat_added, "'" + _REFORMAT))
     elif first == "F" and body.startswith(_FOREIGN_NODE):
         candidates.append((_foreign_node_metadata, "'" + _FOREIGN_NODE))
     elif first in _BY_FIRST:
