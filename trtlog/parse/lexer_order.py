@@ -16,12 +16,7 @@ from typing import Any
 
 from lark import Lark
 
-from trtlog.parse.regex_prefix import may_match_at_start
-
-try:  # Python 3.11 and later
-    import re._parser as sre_parse  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse
+from trtlog.parse.regex_prefix import may_match_at_start, sre_parse
 
 # A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
 _LAZY_SUBJECT = "[^\n]+?(?="

@@ -138,4 +138,4 @@ def _in_class(items: Any, char: str) -> bool | None:
     return found != negate
 
 
-__all__ = ["may_match_at_start"]
+__all__ = ["may_match_at_start", "sre_parse"]
