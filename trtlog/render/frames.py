@@ -23,12 +23,20 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+# Text columns keep at least this many characters (or their longest cell, if shorter): a
+# table wider than the screen then runs past it instead of folding names one letter a line.
+_TEXT_MIN_WIDTH = 20
+# Output that is not a terminal (a file, a pager, a pipe) is as wide as the table, up to this.
+_FILE_MAX_WIDTH = 400
+_SCREEN_MIN_WIDTH = 120
+
+
 def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=stream, width=max(120, Console().width), soft_wrap=False)
+    console = Console(file=stream, soft_wrap=False)
     if frame.empty:
         console.print(Text(f"{title}: none in this log" if title else "none in this log"))
         return
@@ -36,20 +44,27 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
     table = Table(
         title=None if title is None else Text(title), title_justify="left", show_lines=False
     )
-    for column in frame.columns:
+    cells = [[cell_text(value) for value in row] for row in frame.itertuples(index=False)]
+    for position, column in enumerate(frame.columns):
         series = frame[column]
         numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
         # Numbers and tactic ids are read whole; names and formats may wrap.
         whole = numeric or "tactic" in str(column)
+        longest = max([len(str(column)), *(len(row[position]) for row in cells)])
         table.add_column(
             str(column),
             justify="right" if numeric else "left",
             overflow="fold",
             no_wrap=whole,
-            min_width=None,
+            min_width=None if whole else min(longest, _TEXT_MIN_WIDTH),
         )
-    for row in frame.itertuples(index=False):
-        table.add_row(*(Text(cell_text(value)) for value in row))
+    for row in cells:
+        table.add_row(*(Text(text) for text in row))
+    if console.is_terminal:
+        console.width = max(_SCREEN_MIN_WIDTH, console.width)
+    else:
+        natural = Console(width=_FILE_MAX_WIDTH).measure(table).maximum
+        console.width = max(_SCREEN_MIN_WIDTH, natural)
     console.print(table)
 
 
