@@ -16,8 +16,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from trtlog import __version__
 from trtlog.analysis import TABLES, BuildLog, stream_build_log
 from trtlog.events import Event
@@ -25,6 +23,7 @@ from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
+from trtlog.store_tables import StoredTables, write_table
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
@@ -134,7 +133,7 @@ class Store:
         with rare_collections():
             tables = log.tables()
         for name, table in tables.items():
-            _to_parquet(table, folder / f"{name}.parquet")
+            write_table(table, folder / f"{name}.parquet")
         (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
         meta = {
             "sources": _absolute(sources),
@@ -147,20 +146,12 @@ class Store:
         folder = self.root / key
         summary = Summary(**json.loads((folder / "summary.json").read_text()))
 
-        def read(
-            name: str,
-            columns: list[str] | None = None,
-            where: tuple[str, list[str]] | None = None,
-        ) -> pd.DataFrame:
-            filters = None if where is None else [(where[0], "in", where[1])]
-            return pd.read_parquet(folder / f"{name}.parquet", columns=columns, filters=filters)
-
         def reread() -> list[Event]:
             if sources.log == "-":
                 raise LogSourceError("standard input cannot be read again: save the log to a file")
             return parse_sources(sources).events
 
-        return BuildLog(sources.label, summary, stored=read, reread=reread)
+        return BuildLog(sources.label, summary, stored=StoredTables(folder), reread=reread)
 
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:
@@ -202,18 +193,6 @@ def _content_key(sources: Sources) -> str:
         return content_key(files[0][1])
     combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
     return hashlib.sha256(combined.encode()).hexdigest()[:32]
-
-
-def _to_parquet(table: pd.DataFrame, path: Path) -> None:
-    # Columns that hold nothing but missing values have no type Parquet can infer. The table
-    # is not copied otherwise: a large log's tactics table has millions of rows.
-    untyped = {
-        column: "string"
-        for column in table.columns
-        if table[column].dtype == object and table[column].isna().all()
-    }
-    frame = table.astype(untyped) if untyped else table
-    frame.to_parquet(path, index=False)
 
 
 def load(

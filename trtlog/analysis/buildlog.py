@@ -53,15 +53,19 @@ TABLES: dict[str, str] = {
 
 
 class StoredTables(Protocol):
-    """Reads a table kept in the store: whole, some of its columns, or the rows whose
-    ``column`` holds one of ``values``."""
+    """The tables of a log kept in the store (``trtlog.store_tables``)."""
 
-    def __call__(
+    def read(
         self,
         name: str,
         columns: list[str] | None = None,
         where: tuple[str, list[str]] | None = None,
-    ) -> pd.DataFrame: ...
+    ) -> pd.DataFrame:
+        """A table: whole, some of its columns, or the rows whose ``column`` holds one of
+        ``values`` (``where``)."""
+
+    def distinct(self, name: str, column: str) -> list[str]:
+        """The distinct text values of a column (``trtlog.analysis.columns.distinct_names``)."""
 
 
 class _Table:
@@ -135,7 +139,7 @@ class BuildLog:
             raise KeyError(f"no table {name!r}; tables: {', '.join(TABLES)}")
         if name not in self._tables:
             if self._stored is not None:
-                self._tables[name] = self._stored(name)
+                self._tables[name] = self._stored.read(name)
             else:
                 self._compute(name)
                 for computed, table in self._tables.items():
@@ -150,7 +154,7 @@ class BuildLog:
 
         if name in self._tables or self._stored is None:
             return distinct_names(self.table(name)[column])
-        return distinct_names(self._stored(name, columns=[column])[column])
+        return self._stored.distinct(name, column)
 
     def rows_where(self, name: str, column: str, values: list[str]) -> pd.DataFrame:
         """The rows of a table whose ``column`` holds one of ``values`` (a stored table reads
@@ -158,7 +162,7 @@ class BuildLog:
         if name in self._tables or self._stored is None:
             table = self.table(name)
             return table[table[column].isin(values)]
-        return self._stored(name, where=(column, values)).reset_index(drop=True)
+        return self._stored.read(name, where=(column, values)).reset_index(drop=True)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: self.table(name) for name in TABLES}

@@ -32,6 +32,7 @@ _SCREEN_MIN_WIDTH = 120
 
 
 def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
+    from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -45,12 +46,16 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
         title=None if title is None else Text(title), title_justify="left", show_lines=False
     )
     cells = [[cell_text(value) for value in row] for row in frame.itertuples(index=False)]
+    # The table's width unfolded: each column's widest cell, padded by one each side, and the
+    # rules between and around the columns.
+    natural = len(frame.columns) + 1
     for position, column in enumerate(frame.columns):
         series = frame[column]
         numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
         # Numbers and tactic ids are read whole; names and formats may wrap.
         whole = numeric or "tactic" in str(column)
-        longest = max([len(str(column)), *(len(row[position]) for row in cells)])
+        longest = max([cell_len(str(column)), *(cell_len(row[position]) for row in cells)])
+        natural += longest + 2
         table.add_column(
             str(column),
             justify="right" if numeric else "left",
@@ -63,8 +68,7 @@ def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None
     if console.is_terminal:
         console.width = max(_SCREEN_MIN_WIDTH, console.width)
     else:
-        natural = Console(width=_FILE_MAX_WIDTH).measure(table).maximum
-        console.width = max(_SCREEN_MIN_WIDTH, natural)
+        console.width = max(_SCREEN_MIN_WIDTH, min(natural, _FILE_MAX_WIDTH))
     console.print(table)
 
 

@@ -1,0 +1,84 @@
+"""Stored tables: large ones in row groups with a layer index, read back as they were."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import trtlog
+import trtlog.store_tables
+from tests.conftest import SAMPLES
+from trtlog.analysis.columns import distinct_names
+from trtlog.analysis.queries import layer_choices, tactics_of_layers
+from trtlog.store_tables import StoredTables, index_path, row_groups_by_value, write_table
+
+
+def test_row_groups_by_value_lists_the_groups_holding_each_value() -> None:
+    column = pd.Series(["b", "b", "a", "b", None, "c", "a"])
+    # Groups of two rows: [b b] [a b] [None c] [a]
+    assert row_groups_by_value(column, 2) == {"b": [0, 1], "a": [1, 3], "c": [2]}
+    # A categorical column lists its categories in order (as ``distinct_names`` does).
+    categorical = column.astype(pd.CategoricalDtype(["a", "b", "c"]))
+    assert list(row_groups_by_value(categorical, 2)) == ["a", "b", "c"]
+
+
+def _tactics_like(rows: int) -> pd.DataFrame:
+    layers = [f"layer_{row // 7 % 11}" for row in range(rows)]
+    return pd.DataFrame(
+        {
+            "combination": [row // 7 for row in range(rows)],
+            "layer": pd.Categorical(layers, categories=sorted(set(layers))),
+            "kernel": [None if row % 5 == 0 else f"kernel_{row % 3}" for row in range(rows)],
+            "time_ms": [row / 10 for row in range(rows)],
+        }
+    )
+
+
+@pytest.mark.parametrize("categorical", [True, False])
+def test_indexed_reads_equal_filtered_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, categorical: bool
+) -> None:
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    table = _tactics_like(200)
+    if not categorical:
+        table["layer"] = table["layer"].astype(object)
+    write_table(table, tmp_path / "tactics.parquet")
+    assert index_path(tmp_path / "tactics.parquet").is_file()
+    stored = StoredTables(tmp_path)
+    whole = pd.read_parquet(tmp_path / "tactics.parquet")
+    pd.testing.assert_frame_equal(stored.read("tactics"), whole)
+    for values in (["layer_3"], ["layer_0", "layer_10"], ["no such layer"]):
+        expected = whole[whole["layer"].isin(values)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(stored.read("tactics", where=("layer", values)), expected)
+        columns = ["time_ms", "combination"]
+        pd.testing.assert_frame_equal(
+            stored.read("tactics", columns=columns, where=("layer", values)), expected[columns]
+        )
+    assert stored.distinct("tactics", "layer") == distinct_names(whole["layer"])
+    assert stored.distinct("tactics", "kernel") == distinct_names(whole["kernel"])
+
+
+def test_small_tables_have_no_index(tmp_path: Path) -> None:
+    write_table(_tactics_like(20), tmp_path / "tactics.parquet")
+    assert not index_path(tmp_path / "tactics.parquet").exists()
+    assert StoredTables(tmp_path).distinct("tactics", "layer") == [
+        f"layer_{number}" for number in (0, 1, 2)
+    ]
+
+
+def test_layer_queries_on_an_indexed_store_equal_fresh_ones(
+    private_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 4)
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    fresh = trtlog.load(path)
+    trtlog.load(path, store=True)
+    stored = trtlog.load(path, store=True)
+    assert list(private_store.glob("*/tactics.layers.json"))
+    for pattern in ("/conv2/Conv + /relu2/Relu", "conv", "Gemm"):
+        for view in (tactics_of_layers, layer_choices):
+            pd.testing.assert_frame_equal(
+                view(stored, pattern), view(fresh, pattern), check_dtype=False
+            )

@@ -1,0 +1,117 @@
+"""The tables of one stored log: Parquet files, and for the large ones an index of layers.
+
+A 1 GB verbose log holds millions of tactic timings; a query for one layer needs a few hundred
+of them. Tables of more than ``ROW_GROUP_ROWS`` rows with a ``layer`` column are written in
+row groups of that many rows, and beside them ``<table>.layers.json`` lists, per layer, the row
+groups that hold it (layers are tuned one after another, so one or two groups each): a query
+reads those groups alone, and the layer names from the index instead of from the column.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from trtlog.analysis.columns import distinct_names
+
+# Smaller groups make a query read less and the file larger: every group repeats the
+# dictionaries of its text columns (a 1 GB log's tactics: 47,000 layer names).
+ROW_GROUP_ROWS = 1 << 17
+INDEXED_COLUMN = "layer"
+
+
+def index_path(path: Path) -> Path:
+    return path.with_name(f"{path.stem}.{INDEXED_COLUMN}s.json")
+
+
+def write_table(table: pd.DataFrame, path: Path) -> None:
+    """``table`` as ``path`` (Parquet), indexed by layer when it is large."""
+    # Columns that hold nothing but missing values have no type Parquet can infer. The table
+    # is not copied otherwise: a large log's tactics table has millions of rows.
+    untyped = {
+        column: "string"
+        for column in table.columns
+        if table[column].dtype == object and table[column].isna().all()
+    }
+    frame = table.astype(untyped) if untyped else table
+    if len(frame) <= ROW_GROUP_ROWS or INDEXED_COLUMN not in frame.columns:
+        frame.to_parquet(path, index=False)
+        return
+    frame.to_parquet(path, index=False, row_group_size=ROW_GROUP_ROWS)
+    index = row_groups_by_value(frame[INDEXED_COLUMN], ROW_GROUP_ROWS)
+    index_path(path).write_text(json.dumps(index))
+
+
+def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[int]]:
+    """For each distinct text value of ``column``, in ``distinct_names`` order, the numbers of
+    the row groups of ``group_rows`` rows that hold it."""
+    # Worked on integer codes: the text of millions of rows is never made.
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, names = column.cat.codes.to_numpy(), column.cat.categories
+    else:
+        codes, names = pd.factorize(column)
+    groups = np.arange(len(column)) // group_rows
+    count = int(groups[-1]) + 1 if len(groups) else 0
+    pairs = np.unique(codes.astype(np.int64) * count + groups)
+    held: dict[str, list[int]] = {name: [] for name in distinct_names(pd.Series(names))}
+    for pair in pairs[pairs >= 0].tolist():
+        name = names[pair // count]
+        if isinstance(name, str):
+            held[name].append(pair % count)
+    return {name: numbers for name, numbers in held.items() if numbers}
+
+
+class StoredTables:
+    """Reads the tables kept in one folder of the store."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._indexes: dict[str, dict[str, list[int]] | None] = {}
+
+    def read(
+        self,
+        name: str,
+        columns: list[str] | None = None,
+        where: tuple[str, list[str]] | None = None,
+    ) -> pd.DataFrame:
+        """A table: whole, some of its columns, or the rows whose ``column`` holds one of
+        ``values`` (``where``)."""
+        path = self.folder / f"{name}.parquet"
+        if where is None:
+            return pd.read_parquet(path, columns=columns)
+        column, values = where
+        index = self._index(name) if column == INDEXED_COLUMN else None
+        groups = sorted({group for value in values for group in (index or {}).get(value, ())})
+        if not groups:
+            return pd.read_parquet(path, columns=columns, filters=[(column, "in", values)])
+        import pyarrow.parquet as parquet
+
+        read = None if columns is None else list(dict.fromkeys([*columns, column]))
+        table = parquet.ParquetFile(path).read_row_groups(
+            groups, columns=read, use_pandas_metadata=True
+        )
+        frame = table.to_pandas()
+        frame = frame[frame[column].isin(values)]
+        return (frame if columns is None else frame[columns]).reset_index(drop=True)
+
+    def distinct(self, name: str, column: str) -> list[str]:
+        """The distinct text values of a column (``distinct_names``)."""
+        index = self._index(name) if column == INDEXED_COLUMN else None
+        if index is not None:
+            return list(index)
+        return distinct_names(self.read(name, columns=[column])[column])
+
+    def _index(self, name: str) -> dict[str, list[int]] | None:
+        if name not in self._indexes:
+            try:
+                index = json.loads(index_path(self.folder / f"{name}.parquet").read_text())
+            except (OSError, ValueError):
+                index = None
+            self._indexes[name] = index if isinstance(index, dict) else None
+        return self._indexes[name]
+
+
+__all__ = ["ROW_GROUP_ROWS", "StoredTables", "index_path", "row_groups_by_value", "write_table"]
