@@ -17,12 +17,8 @@ from hypothesis import strategies as st
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import EnvelopeCache, split_envelope
-from trtlog.parse.fast_path import (
-    KERNEL_PARAMETERS,
-    TACTIC_ID,
-    FastPath,
-    _split_set_tactic_name,
-)
+from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
+from trtlog.parse.fast_path import FastPath
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser
@@ -330,7 +326,7 @@ def test_each_hot_form_takes_the_fast_path(line: str) -> None:
     assert assert_agrees(line), f"the fast path did not take: {line}"
 
 
-# The expression ``_split_set_tactic_name`` takes the place of (it tried every place before
+# The expression ``split_set_tactic_name`` takes the place of (it tried every place before
 # the phrase): both must split every line alike.
 _SET_TACTIC_NAME = re.compile(
     r"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ("
@@ -349,7 +345,7 @@ _PIECES = ["Set Tactic Name: ", " ", "  ", "conv1", "k", " Tactic: 0x1", " Tacti
 @example("Set Tactic Name: Set Tactic Name: k")
 def test_kernel_name_lines_split_as_the_expression_does(body: str) -> None:
     expected = _SET_TACTIC_NAME.fullmatch(body)
-    split = _split_set_tactic_name(body)
+    split = split_set_tactic_name(body)
     if expected is None:
         assert split is None
     else:

@@ -32,12 +32,8 @@ from typing import BinaryIO, cast
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.envelope import Envelope, EnvelopeCache
-from trtlog.parse.fast_path import (
-    KERNEL_PARAMETERS,
-    NUMBER,
-    TACTIC_ID,
-    FastPath,
-)
+from trtlog.parse.fast_forms import KERNEL_PARAMETERS, NUMBER, TACTIC_ID
+from trtlog.parse.fast_path import FastPath
 from trtlog.parse.reader import numbered_segments, one_clean_segment
 from trtlog.parse.rows import Row, RowBlock
 

@@ -24,414 +24,53 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from lark import Lark
 
-from trtlog.events.autotuning import (
-    ChoseRunner,
-    ComputingCosts,
-    FastestTactic,
-    FormatCombination,
-    ReformatLayerAdded,
-    RunnerSkipped,
-    SetTacticName,
-    TacticPruning,
-    TacticSkipped,
-    TacticTiming,
-    TimingCacheHit,
-    TimingRunner,
-)
-from trtlog.events.base import TacticId, time_ms
-from trtlog.events.graph import ForeignNodeMetadata
-from trtlog.events.memory import LayerMemory
-from trtlog.events.notes import BuilderNote, MyelinTrace
+from trtlog.events.notes import BuilderNote
 from trtlog.events.phases import PhaseDuration
-from trtlog.parse.envelope import (
-    FOREIGN_PRODUCERS,
-    Envelope,
+from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope
+from trtlog.parse.fast_forms import (
+    FOREIGN_NODE_LITERAL,
+    NUMBER,
+    REFORMAT_LITERAL,
+    Head,
+    chose_runner,
+    computing_costs,
+    fastest_tactic,
+    foreign_node_metadata,
+    format_combination,
+    head_fields,
+    layer_memory,
+    myelin_trace,
+    profiling_completed,
+    reformat_layer_added,
+    runner_skipped,
+    set_tactic_name,
+    tactic_pruning,
+    tactic_timing,
+    timing_cache_hit,
+    timing_runner,
 )
 from trtlog.parse.lexer_order import StartConflicts
 from trtlog.parse.rows import Item
-
-# The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
-TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
-NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
-_RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
-KERNEL_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
-
-_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})")
-_NAMED_TACTIC = re.compile(
-    rf"Tactic Name: (\S+)({KERNEL_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
-)
-_FASTEST = re.compile(rf"Fastest Tactic: ({TACTIC_ID}) Time: ({NUMBER})")
-_PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
-_PROFILED_REST = re.compile(
-    rf"{_RUNNER} profiling completed in ({NUMBER}) seconds\. Fastest Tactic: ({TACTIC_ID}) Time: "
-    rf"({NUMBER})"
-)
-_TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
-_RUNNER_PARTS = re.compile(_RUNNER)
-_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({TACTIC_ID})")
-_COSTS = re.compile(r"=============== Computing (costs for|reformatting costs)([: ].*)?")
-_TACTIC_SKIPPED = re.compile(
-    rf"Tactic:? ({TACTIC_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
-    r"available: (\d+)"
-)
-_ONLY_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) is the only option, timing skipped")
-_RUNNER_SKIPPED = re.compile(r"Skipping ([A-Za-z]\w*): No valid tactics for ([^\n]+)")
-_RUNNER_HAS_NONE = re.compile(r"([A-Za-z]\w*) has no valid tactics for this config, skipping")
-_COMBINATION = re.compile(
-    r"\*{15} Autotuning (format combination: |Reformat: ?)"
-    r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
-)
-_FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
-# 8.2+: "Adding reformat layer: <tensor> (<source>) from <format> to <format>", each part the
-# shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
-# one after the other with no going back.
-_REFORMAT = "Adding reformat layer: "
-_REFORMAT_TENSOR = re.compile(r"[^\n]+?(?= \([^\n]*\) from [A-Za-z])")
-_REFORMAT_SOURCE = re.compile(r"[^\n]+?(?=\) from [A-Za-z])")
-_REFORMAT_FROM = re.compile(r"[A-Za-z][^\n]*?(?= to [A-Za-z])")
-# 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
-# Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
-_FOREIGN_NODE = "ForeignNode "
-_FOREIGN_NODE_NAME = re.compile(r"\{ForeignNode\[[^\n]*?\]\}(?= metadata:)")
-_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
-# 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
-# pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
-_PRUNING_AT = re.compile(r": \d+ available tactics, ")
-_PRUNING_REST = re.compile(
-    r": (\d+) available tactics, (\d+) unparsable, (\d+) pruned, (\d+) remaining after tactic"
-    r" pruning\."
-)
-# "[<subject>] Set Tactic Name: <kernel> [Tactic: <id>][<parameters>]", the subject being the
-# shortest text before the phrase that lets the rest match (``_split_set_tactic_name``).
-_SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
-_SET_TACTIC_NAME_REST = re.compile(
-    rf" ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
-)
-_SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
-_MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
-_LAYER_MEMORY = re.compile(
-    r"Layer: (.+?) Host ?Persistent: (\d+)(?: bytes)? Device ?Persistent: (\d+)(?: bytes)?"
-    r"(?: Scratch Memory: (\d+)(?: bytes)?)?"
-)
-_CACHE_HIT = re.compile(
-    rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ([A-Za-z]\w*), "
-    rf"tactic ({TACTIC_ID}), ({NUMBER}) ms"
-)
-
-# (line, end_line, timestamp, severity, producer): the fields every event has, in order.
-Head = tuple[Any, ...]
-_HEAD_NAMES = ("line", "end_line", "timestamp", "severity", "producer")
-# An autotuning row's context before the fold links it: layer, formats, runner, runner_id, build.
-_NO_CONTEXT = (None, None, None, None, 0)
-
-
-def _fields(head: Head) -> dict[str, Any]:
-    return dict(zip(_HEAD_NAMES, head, strict=True))
-
-
-def _tactic(body: str, head: Head) -> Item | None:
-    if "ime" not in body:
-        return _tactic_skipped(body, head)
-    if body.startswith("Tactic Name: "):
-        match = _NAMED_TACTIC.fullmatch(body)
-        if match is None:
-            return None
-        kernel, parameters, tactic, time = match.groups()
-        return (
-            TacticTiming,
-            *head,
-            *_NO_CONTEXT,
-            TacticId.parse(tactic),
-            time_ms(time),
-            kernel,
-            None if parameters is None else parameters.strip(),
-        )
-    match = _TACTIC.fullmatch(body)
-    if match is None:
-        return None
-    tactic, time = match.groups()
-    return (TacticTiming, *head, *_NO_CONTEXT, TacticId.parse(tactic), time_ms(time), None, None)
-
-
-def _tactic_skipped(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _TACTIC_SKIPPED.fullmatch(body)
-    if match is not None:
-        tactic, requested, available = match.groups()
-        return TacticSkipped(
-            **fields,
-            tactic=TacticId.parse(tactic),
-            reason="scratch",
-            scratch_requested=int(requested),
-            scratch_available=int(available),
-        )
-    match = _ONLY_TACTIC.fullmatch(body)
-    if match is None:
-        return None
-    return TacticSkipped(**fields, tactic=TacticId.parse(match.group(1)), reason="only option")
-
-
-def _runner_skipped(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _RUNNER_SKIPPED.fullmatch(body)
-    if match is not None:
-        return RunnerSkipped(**fields, skipped_runner=match.group(1), layer=match.group(2).strip())
-    match = _RUNNER_HAS_NONE.fullmatch(body)
-    if match is None:
-        return None
-    return RunnerSkipped(**fields, skipped_runner=match.group(1))
-
-
-def _fastest(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _FASTEST.fullmatch(body)
-    if match is None:
-        return None
-    tactic, time = match.groups()
-    return FastestTactic(**fields, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
-
-
-def _profiled(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    # The layer runs up to the first " (<Runner>) profiling completed in ", as the grammar's
-    # lazy terminal takes it; what follows must then match in full.
-    at = _PROFILED_AT.search(body)
-    if at is None or at.start() == 0:
-        return None
-    match = _PROFILED_REST.fullmatch(body, at.start())
-    if match is None:
-        return None
-    runner, runner_id, seconds, tactic, time = match.groups()
-    return FastestTactic(
-        **fields,
-        layer=body[: at.start()],
-        runner=runner,
-        runner_id=None if runner_id is None else int(runner_id, 16),
-        tactic=TacticId.parse(tactic),
-        time_ms=time_ms(time),
-        profiling_seconds=float(seconds),
-    )
-
-
-def _reformat_added(body: str, head: Head) -> Item | None:
-    tensor = _REFORMAT_TENSOR.match(body, len(_REFORMAT))
-    if tensor is None:
-        return None
-    source = _REFORMAT_SOURCE.match(body, tensor.end() + len(" ("))
-    if source is None:
-        return None
-    from_format = _REFORMAT_FROM.match(body, source.end() + len(") from "))
-    if from_format is None:
-        return None
-    return ReformatLayerAdded(
-        **_fields(head),
-        tensor=tensor.group(),
-        source=source.group(),
-        from_format=from_format.group(),
-        to_format=body[from_format.end() + len(" to ") :].strip(),
-    )
-
-
-def _foreign_node_metadata(body: str, head: Head) -> Item | None:
-    name = _FOREIGN_NODE_NAME.match(body, len(_FOREIGN_NODE))
-    if name is None:
-        return None
-    # After " metadata:" the line ends, or a blank and at least one more character follow.
-    metadata = body[name.end() + len(" metadata:") :]
-    if metadata and (metadata[0] != " " or len(metadata) == 1):
-        return None
-    return ForeignNodeMetadata(
-        **_fields(head),
-        node=name.group(),
-        onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
-    )
-
-
-def _tactic_pruning(body: str, head: Head) -> Item | None:
-    at = _PRUNING_AT.search(body, 1)
-    if at is None:
-        return None
-    match = _PRUNING_REST.fullmatch(body, at.start())
-    if match is None:
-        return None
-    available, unparsable, pruned, remaining = (int(value) for value in match.groups())
-    return TacticPruning(
-        **_fields(head),
-        layer=body[: at.start()],
-        available=available,
-        unparsable=unparsable,
-        pruned=pruned,
-        remaining=remaining,
-    )
-
-
-def _timing_runner(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _TIMING_RUNNER.fullmatch(body)
-    if match is None:
-        return None
-    subject, _suffix, runner, runner_id = match.groups()
-    if subject is not None and _RUNNER_PARTS.search(subject + " "):
-        # A subject holding another runner suffix: leave the split to the grammar.
-        return None
-    return TimingRunner(
-        **fields,
-        layer=subject,
-        runner=runner,
-        runner_id=None if runner_id is None else int(runner_id, 16),
-    )
-
-
-def _formats(text: str | None) -> tuple[str, ...]:
-    if text is None or not text.strip():
-        return ()
-    return tuple(_FORMAT_SEPARATOR.split(text.strip()))
-
-
-def _combination(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _COMBINATION.fullmatch(body)
-    if match is None:
-        return None
-    kind, inputs, outputs = match.groups()
-    if (inputs and (" -> " in inputs or "***************" in inputs)) or (
-        outputs and " -> " in outputs
-    ):
-        return None
-    return FormatCombination(
-        **fields,
-        inputs=_formats(inputs),
-        outputs=_formats(outputs),
-        reformat=kind.startswith("Reformat"),
-    )
-
-
-def _costs(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _COSTS.fullmatch(body)
-    if match is None:
-        return None
-    if match.group(1) == "reformatting costs":
-        return ComputingCosts(**fields, reformatting=True)
-    return ComputingCosts(**fields, layer=(match.group(2) or "").strip() or None)
-
-
-def _chose(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _CHOSE.fullmatch(body)
-    if match is None:
-        return None
-    return ChoseRunner(
-        **fields, chosen_runner=match.group(1), tactic=TacticId.parse(match.group(2))
-    )
-
-
-def _myelin(body: str, head: Head) -> Item | None:
-    match = _MYELIN.fullmatch(body)
-    if match is None:
-        return None
-    return (MyelinTrace, *head, match.group(1).strip())
-
-
-def _layer_memory(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _LAYER_MEMORY.fullmatch(body)
-    if match is None:
-        return None
-    layer, host, device, scratch = match.groups()
-    return LayerMemory(
-        **fields,
-        layer=layer,
-        host_persistent=int(host),
-        device_persistent=int(device),
-        scratch=None if scratch is None else int(scratch),
-    )
-
-
-def _split_set_tactic_name(body: str) -> tuple[str | None, re.Match[str]] | None:
-    """The subject and the rest of a kernel-name line, as the expression
-    "(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: ..." matches it in full (trying every
-    place before the phrase costs microseconds on lines with long layer names): each
-    occurrence of the phrase in turn, the shorter subject first, then no subject."""
-    start = 0
-    # (The subject, like "." in an expression, holds no newline.)
-    newline = body.find("\n")
-    last_end = len(body) if newline < 0 else newline
-    while (found := body.find(_SET_TACTIC_NAME_PHRASE, start)) >= 0:
-        ends = (found - 1, found) if found >= 1 and body[found - 1] == " " else (found,)
-        for end in ends:
-            if 1 <= end <= last_end:
-                rest = _SET_TACTIC_NAME_REST.fullmatch(body, end)
-                if rest is not None:
-                    return body[:end], rest
-        start = found + 1
-    rest = _SET_TACTIC_NAME_REST.fullmatch(body)
-    return None if rest is None else (None, rest)
-
-
-def _set_tactic_name(body: str, head: Head) -> Item | None:
-    split = _split_set_tactic_name(body)
-    if split is None:
-        return None
-    subject, rest = split
-    kernel, tactic, parameters = rest.groups()
-    if body.startswith(" Set Tactic Name: "):
-        # The grammar's lexer takes " Set Tactic Name: " whole: no subject, not a blank one.
-        subject = None
-    layer, variant = subject, None
-    variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
-    if variant_match:
-        layer, variant = variant_match.group("layer"), variant_match.group("variant")
-    return (
-        SetTacticName,
-        *head,
-        *_NO_CONTEXT,
-        layer,
-        kernel,
-        None if tactic is None else TacticId.parse(tactic),
-        None if parameters is None else parameters.strip(),
-        variant,
-    )
-
-
-def _cache_hit(body: str, head: Head) -> Item | None:
-    fields = _fields(head)
-    match = _CACHE_HIT.fullmatch(body)
-    if match is None:
-        return None
-    subject, inputs, outputs, runner, tactic, time = match.groups()
-    if " [" in subject:
-        return None
-    return TimingCacheHit(
-        **fields,
-        subject=subject,
-        formats=f"{inputs or ''} -> {outputs or ''}",
-        cached_runner=runner,
-        tactic=TacticId.parse(tactic),
-        time_ms=time_ms(time),
-    )
-
 
 # By the first character of the body: the parser, and the literal or terminal the grammar's
 # lexer starts that form with. Forms that start with a layer name are tried by a phrase they
 # contain.
 _BY_FIRST: dict[str, tuple[Callable[[str, Head], Item | None], str]] = {
-    "F": (_fastest, "'Fastest Tactic: "),
-    "-": (_timing_runner, "'--------------- Timing Runner: "),
-    ">": (_chose, "'>>>>>>>>>>>>>>> Chose Runner Type: "),
-    " ": (_myelin, "MYELIN_PREFIX"),
-    "L": (_layer_memory, "'Layer: "),
+    "F": (fastest_tactic, "'Fastest Tactic: "),
+    "-": (timing_runner, "'--------------- Timing Runner: "),
+    ">": (chose_runner, "'>>>>>>>>>>>>>>> Chose Runner Type: "),
+    " ": (myelin_trace, "MYELIN_PREFIX"),
+    "L": (layer_memory, "'Layer: "),
 }
 _BY_PHRASE: tuple[tuple[str, Callable[[str, Head], Item | None], str], ...] = (
-    (" has no valid tactics for this config, skipping", _runner_skipped, "SKIPPED_RUNNER"),
-    (" profiling completed in ", _profiled, "PROFILED_SUBJECT"),
-    ("Set Tactic Name: ", _set_tactic_name, "SET_TACTIC_SUBJECT"),
-    ("] got cached result: ", _cache_hit, "CACHED_SUBJECT"),
-    (" available tactics, ", _tactic_pruning, "PRUNED_LAYER"),
+    (" has no valid tactics for this config, skipping", runner_skipped, "SKIPPED_RUNNER"),
+    (" profiling completed in ", profiling_completed, "PROFILED_SUBJECT"),
+    ("Set Tactic Name: ", set_tactic_name, "SET_TACTIC_SUBJECT"),
+    ("] got cached result: ", timing_cache_hit, "CACHED_SUBJECT"),
+    (" available tactics, ", tactic_pruning, "PRUNED_LAYER"),
 )
 
 
@@ -448,30 +87,32 @@ def _candidates(body: str) -> list[_Candidate]:
     first = body[0]
     if first == "T":
         if body.startswith("Tactic Name: "):
-            candidates.append((_tactic, "'Tactic Name: "))
+            candidates.append((tactic_timing, "'Tactic Name: "))
         elif body.startswith("Tactic"):
-            candidates.append((_tactic, "_TACTIC_KEYWORD"))
+            candidates.append((tactic_timing, "_TACTIC_KEYWORD"))
     elif first == "*":
         if body.startswith("*************** Autotuning format combination: "):
-            candidates.append((_combination, "'*************** Autotuning format combination: "))
+            candidates.append(
+                (format_combination, "'*************** Autotuning format combination: ")
+            )
         elif body.startswith("*************** Autotuning Reformat:"):
-            candidates.append((_combination, "'*************** Autotuning Reformat:"))
+            candidates.append((format_combination, "'*************** Autotuning Reformat:"))
     elif first == "=":
         if body.startswith("=============== Computing costs for"):
-            candidates.append((_costs, "'=============== Computing costs for"))
+            candidates.append((computing_costs, "'=============== Computing costs for"))
         elif body.startswith("=============== Computing reformatting costs"):
-            candidates.append((_costs, "'=============== Computing reformatting costs"))
+            candidates.append((computing_costs, "'=============== Computing reformatting costs"))
     elif first == "S" and body.startswith("Skipping "):
-        candidates.append((_runner_skipped, "_SKIPPING_RUNNER"))
-    elif first == "A" and body.startswith(_REFORMAT):
-        candidates.append((_reformat_added, "'" + _REFORMAT))
-    elif first == "F" and body.startswith(_FOREIGN_NODE):
-        candidates.append((_foreign_node_metadata, "'" + _FOREIGN_NODE))
+        candidates.append((runner_skipped, "_SKIPPING_RUNNER"))
+    elif first == "A" and body.startswith(REFORMAT_LITERAL):
+        candidates.append((reformat_layer_added, "'" + REFORMAT_LITERAL))
+    elif first == "F" and body.startswith(FOREIGN_NODE_LITERAL):
+        candidates.append((foreign_node_metadata, "'" + FOREIGN_NODE_LITERAL))
     elif first in _BY_FIRST:
         candidates.append(_BY_FIRST[first])
     for phrase, parse, terminal in _BY_PHRASE:
         if phrase in body:
-            if parse is _set_tactic_name and body.startswith(("Set Tactic Name: ", " Set")):
+            if parse is set_tactic_name and body.startswith(("Set Tactic Name: ", " Set")):
                 terminal = "_SET_TACTIC_NAME"
             candidates.append((parse, terminal))
             break
@@ -509,7 +150,7 @@ class FastPath:
         note = self._note.match(body)
         if note is not None and note.end() == len(body):
             if self._conflicts.clear("BUILDER_NOTE_TEXT", body):
-                return BuilderNote(**_fields(head), text=body)
+                return BuilderNote(**head_fields(head), text=body)
             return None
         if " completed in " in body:
             # The phase is the lexer's token, the shortest text before the phrase: what follows
@@ -520,7 +161,9 @@ class FastPath:
             rest = _DURATION_REST.fullmatch(body, phase.end())
             if rest is not None and self._conflicts.clear("PHASE_NAME", body):
                 seconds = float(rest.group(1))
-                return PhaseDuration(**_fields(head), phase=phase.group().strip(), seconds=seconds)
+                return PhaseDuration(
+                    **head_fields(head), phase=phase.group().strip(), seconds=seconds
+                )
         return None
 
     def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
@@ -537,10 +180,4 @@ def shared_fast_path(lark: Lark, start: str = "message") -> FastPath:
     return FastPath(lark, start)
 
 
-__all__ = [
-    "KERNEL_PARAMETERS",
-    "NUMBER",
-    "TACTIC_ID",
-    "FastPath",
-    "shared_fast_path",
-]
+__all__ = ["FastPath", "shared_fast_path"]

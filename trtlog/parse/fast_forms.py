@@ -1,0 +1,423 @@
+"""The hot message forms of the fast path (``trtlog.parse.fast_path``), one parser each.
+
+Each parser takes a message body and the fields every event has (``Head``) and returns the event
+(or row, see ``trtlog.parse.rows``) exactly as the grammar rule's transformer builds it, or None
+when the body is not wholly that form. The expressions are the grammar's terminals written as
+regular expressions (``common.lark``, ``autotuning.lark``); where a terminal is lazy, the text is
+taken as the lexer takes it, the shortest that lets the rest follow. Which parser is tried on a
+body, and whether the lexer would start the body with that form at all, is ``fast_path``'s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from trtlog.events.autotuning import (
+    ChoseRunner,
+    ComputingCosts,
+    FastestTactic,
+    FormatCombination,
+    ReformatLayerAdded,
+    RunnerSkipped,
+    SetTacticName,
+    TacticPruning,
+    TacticSkipped,
+    TacticTiming,
+    TimingCacheHit,
+    TimingRunner,
+)
+from trtlog.events.base import TacticId, time_ms
+from trtlog.events.graph import ForeignNodeMetadata
+from trtlog.events.memory import LayerMemory
+from trtlog.events.notes import MyelinTrace
+from trtlog.parse.rows import Item
+
+# The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
+TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
+_RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
+KERNEL_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
+
+_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})")
+_NAMED_TACTIC = re.compile(
+    rf"Tactic Name: (\S+)({KERNEL_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
+)
+_FASTEST = re.compile(rf"Fastest Tactic: ({TACTIC_ID}) Time: ({NUMBER})")
+_PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
+_PROFILED_REST = re.compile(
+    rf"{_RUNNER} profiling completed in ({NUMBER}) seconds\. Fastest Tactic: ({TACTIC_ID}) Time: "
+    rf"({NUMBER})"
+)
+_TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
+_RUNNER_PARTS = re.compile(_RUNNER)
+_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({TACTIC_ID})")
+_COSTS = re.compile(r"=============== Computing (costs for|reformatting costs)([: ].*)?")
+_TACTIC_SKIPPED = re.compile(
+    rf"Tactic:? ({TACTIC_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
+    r"available: (\d+)"
+)
+_ONLY_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) is the only option, timing skipped")
+_RUNNER_SKIPPED = re.compile(r"Skipping ([A-Za-z]\w*): No valid tactics for ([^\n]+)")
+_RUNNER_HAS_NONE = re.compile(r"([A-Za-z]\w*) has no valid tactics for this config, skipping")
+_COMBINATION = re.compile(
+    r"\*{15} Autotuning (format combination: |Reformat: ?)"
+    r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
+)
+_FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
+# 8.2+: "Adding reformat layer: <tensor> (<source>) from <format> to <format>", each part the
+# shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
+# one after the other with no going back.
+REFORMAT_LITERAL = "Adding reformat layer: "
+_REFORMAT_TENSOR = re.compile(r"[^\n]+?(?= \([^\n]*\) from [A-Za-z])")
+_REFORMAT_SOURCE = re.compile(r"[^\n]+?(?=\) from [A-Za-z])")
+_REFORMAT_FROM = re.compile(r"[A-Za-z][^\n]*?(?= to [A-Za-z])")
+# 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
+# Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
+FOREIGN_NODE_LITERAL = "ForeignNode "
+_FOREIGN_NODE_NAME = re.compile(r"\{ForeignNode\[[^\n]*?\]\}(?= metadata:)")
+_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
+# 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
+# pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
+_PRUNING_AT = re.compile(r": \d+ available tactics, ")
+_PRUNING_REST = re.compile(
+    r": (\d+) available tactics, (\d+) unparsable, (\d+) pruned, (\d+) remaining after tactic"
+    r" pruning\."
+)
+# "[<subject>] Set Tactic Name: <kernel> [Tactic: <id>][<parameters>]", the subject being the
+# shortest text before the phrase that lets the rest match (``split_set_tactic_name``).
+_SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
+_SET_TACTIC_NAME_REST = re.compile(
+    rf" ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
+)
+_SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
+_MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
+_LAYER_MEMORY = re.compile(
+    r"Layer: (.+?) Host ?Persistent: (\d+)(?: bytes)? Device ?Persistent: (\d+)(?: bytes)?"
+    r"(?: Scratch Memory: (\d+)(?: bytes)?)?"
+)
+_CACHE_HIT = re.compile(
+    rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ([A-Za-z]\w*), "
+    rf"tactic ({TACTIC_ID}), ({NUMBER}) ms"
+)
+
+# (line, end_line, timestamp, severity, producer): the fields every event has, in order.
+Head = tuple[Any, ...]
+_HEAD_NAMES = ("line", "end_line", "timestamp", "severity", "producer")
+# An autotuning row's context before the fold links it: layer, formats, runner, runner_id, build.
+_NO_CONTEXT = (None, None, None, None, 0)
+
+
+def head_fields(head: Head) -> dict[str, Any]:
+    return dict(zip(_HEAD_NAMES, head, strict=True))
+
+
+def tactic_timing(body: str, head: Head) -> Item | None:
+    if "ime" not in body:
+        return tactic_skipped(body, head)
+    if body.startswith("Tactic Name: "):
+        match = _NAMED_TACTIC.fullmatch(body)
+        if match is None:
+            return None
+        kernel, parameters, tactic, time = match.groups()
+        return (
+            TacticTiming,
+            *head,
+            *_NO_CONTEXT,
+            TacticId.parse(tactic),
+            time_ms(time),
+            kernel,
+            None if parameters is None else parameters.strip(),
+        )
+    match = _TACTIC.fullmatch(body)
+    if match is None:
+        return None
+    tactic, time = match.groups()
+    return (TacticTiming, *head, *_NO_CONTEXT, TacticId.parse(tactic), time_ms(time), None, None)
+
+
+def tactic_skipped(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _TACTIC_SKIPPED.fullmatch(body)
+    if match is not None:
+        tactic, requested, available = match.groups()
+        return TacticSkipped(
+            **fields,
+            tactic=TacticId.parse(tactic),
+            reason="scratch",
+            scratch_requested=int(requested),
+            scratch_available=int(available),
+        )
+    match = _ONLY_TACTIC.fullmatch(body)
+    if match is None:
+        return None
+    return TacticSkipped(**fields, tactic=TacticId.parse(match.group(1)), reason="only option")
+
+
+def runner_skipped(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _RUNNER_SKIPPED.fullmatch(body)
+    if match is not None:
+        return RunnerSkipped(**fields, skipped_runner=match.group(1), layer=match.group(2).strip())
+    match = _RUNNER_HAS_NONE.fullmatch(body)
+    if match is None:
+        return None
+    return RunnerSkipped(**fields, skipped_runner=match.group(1))
+
+
+def fastest_tactic(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _FASTEST.fullmatch(body)
+    if match is None:
+        return None
+    tactic, time = match.groups()
+    return FastestTactic(**fields, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+
+
+def profiling_completed(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    # The layer runs up to the first " (<Runner>) profiling completed in ", as the grammar's
+    # lazy terminal takes it; what follows must then match in full.
+    at = _PROFILED_AT.search(body)
+    if at is None or at.start() == 0:
+        return None
+    match = _PROFILED_REST.fullmatch(body, at.start())
+    if match is None:
+        return None
+    runner, runner_id, seconds, tactic, time = match.groups()
+    return FastestTactic(
+        **fields,
+        layer=body[: at.start()],
+        runner=runner,
+        runner_id=None if runner_id is None else int(runner_id, 16),
+        tactic=TacticId.parse(tactic),
+        time_ms=time_ms(time),
+        profiling_seconds=float(seconds),
+    )
+
+
+def reformat_layer_added(body: str, head: Head) -> Item | None:
+    tensor = _REFORMAT_TENSOR.match(body, len(REFORMAT_LITERAL))
+    if tensor is None:
+        return None
+    source = _REFORMAT_SOURCE.match(body, tensor.end() + len(" ("))
+    if source is None:
+        return None
+    from_format = _REFORMAT_FROM.match(body, source.end() + len(") from "))
+    if from_format is None:
+        return None
+    return ReformatLayerAdded(
+        **head_fields(head),
+        tensor=tensor.group(),
+        source=source.group(),
+        from_format=from_format.group(),
+        to_format=body[from_format.end() + len(" to ") :].strip(),
+    )
+
+
+def foreign_node_metadata(body: str, head: Head) -> Item | None:
+    name = _FOREIGN_NODE_NAME.match(body, len(FOREIGN_NODE_LITERAL))
+    if name is None:
+        return None
+    # After " metadata:" the line ends, or a blank and at least one more character follow.
+    metadata = body[name.end() + len(" metadata:") :]
+    if metadata and (metadata[0] != " " or len(metadata) == 1):
+        return None
+    return ForeignNodeMetadata(
+        **head_fields(head),
+        node=name.group(),
+        onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
+    )
+
+
+def tactic_pruning(body: str, head: Head) -> Item | None:
+    at = _PRUNING_AT.search(body, 1)
+    if at is None:
+        return None
+    match = _PRUNING_REST.fullmatch(body, at.start())
+    if match is None:
+        return None
+    available, unparsable, pruned, remaining = (int(value) for value in match.groups())
+    return TacticPruning(
+        **head_fields(head),
+        layer=body[: at.start()],
+        available=available,
+        unparsable=unparsable,
+        pruned=pruned,
+        remaining=remaining,
+    )
+
+
+def timing_runner(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _TIMING_RUNNER.fullmatch(body)
+    if match is None:
+        return None
+    subject, _suffix, runner, runner_id = match.groups()
+    if subject is not None and _RUNNER_PARTS.search(subject + " "):
+        # A subject holding another runner suffix: leave the split to the grammar.
+        return None
+    return TimingRunner(
+        **fields,
+        layer=subject,
+        runner=runner,
+        runner_id=None if runner_id is None else int(runner_id, 16),
+    )
+
+
+def _formats(text: str | None) -> tuple[str, ...]:
+    if text is None or not text.strip():
+        return ()
+    return tuple(_FORMAT_SEPARATOR.split(text.strip()))
+
+
+def format_combination(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _COMBINATION.fullmatch(body)
+    if match is None:
+        return None
+    kind, inputs, outputs = match.groups()
+    if (inputs and (" -> " in inputs or "***************" in inputs)) or (
+        outputs and " -> " in outputs
+    ):
+        return None
+    return FormatCombination(
+        **fields,
+        inputs=_formats(inputs),
+        outputs=_formats(outputs),
+        reformat=kind.startswith("Reformat"),
+    )
+
+
+def computing_costs(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _COSTS.fullmatch(body)
+    if match is None:
+        return None
+    if match.group(1) == "reformatting costs":
+        return ComputingCosts(**fields, reformatting=True)
+    return ComputingCosts(**fields, layer=(match.group(2) or "").strip() or None)
+
+
+def chose_runner(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _CHOSE.fullmatch(body)
+    if match is None:
+        return None
+    return ChoseRunner(
+        **fields, chosen_runner=match.group(1), tactic=TacticId.parse(match.group(2))
+    )
+
+
+def myelin_trace(body: str, head: Head) -> Item | None:
+    match = _MYELIN.fullmatch(body)
+    if match is None:
+        return None
+    return (MyelinTrace, *head, match.group(1).strip())
+
+
+def layer_memory(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _LAYER_MEMORY.fullmatch(body)
+    if match is None:
+        return None
+    layer, host, device, scratch = match.groups()
+    return LayerMemory(
+        **fields,
+        layer=layer,
+        host_persistent=int(host),
+        device_persistent=int(device),
+        scratch=None if scratch is None else int(scratch),
+    )
+
+
+def split_set_tactic_name(body: str) -> tuple[str | None, re.Match[str]] | None:
+    """The subject and the rest of a kernel-name line, as the expression
+    "(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: ..." matches it in full (trying every
+    place before the phrase costs microseconds on lines with long layer names): each
+    occurrence of the phrase in turn, the shorter subject first, then no subject."""
+    start = 0
+    # (The subject, like "." in an expression, holds no newline.)
+    newline = body.find("\n")
+    last_end = len(body) if newline < 0 else newline
+    while (found := body.find(_SET_TACTIC_NAME_PHRASE, start)) >= 0:
+        ends = (found - 1, found) if found >= 1 and body[found - 1] == " " else (found,)
+        for end in ends:
+            if 1 <= end <= last_end:
+                rest = _SET_TACTIC_NAME_REST.fullmatch(body, end)
+                if rest is not None:
+                    return body[:end], rest
+        start = found + 1
+    rest = _SET_TACTIC_NAME_REST.fullmatch(body)
+    return None if rest is None else (None, rest)
+
+
+def set_tactic_name(body: str, head: Head) -> Item | None:
+    split = split_set_tactic_name(body)
+    if split is None:
+        return None
+    subject, rest = split
+    kernel, tactic, parameters = rest.groups()
+    if body.startswith(" Set Tactic Name: "):
+        # The grammar's lexer takes " Set Tactic Name: " whole: no subject, not a blank one.
+        subject = None
+    layer, variant = subject, None
+    variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
+    if variant_match:
+        layer, variant = variant_match.group("layer"), variant_match.group("variant")
+    return (
+        SetTacticName,
+        *head,
+        *_NO_CONTEXT,
+        layer,
+        kernel,
+        None if tactic is None else TacticId.parse(tactic),
+        None if parameters is None else parameters.strip(),
+        variant,
+    )
+
+
+def timing_cache_hit(body: str, head: Head) -> Item | None:
+    fields = head_fields(head)
+    match = _CACHE_HIT.fullmatch(body)
+    if match is None:
+        return None
+    subject, inputs, outputs, runner, tactic, time = match.groups()
+    if " [" in subject:
+        return None
+    return TimingCacheHit(
+        **fields,
+        subject=subject,
+        formats=f"{inputs or ''} -> {outputs or ''}",
+        cached_runner=runner,
+        tactic=TacticId.parse(tactic),
+        time_ms=time_ms(time),
+    )
+
+
+__all__ = [
+    "FOREIGN_NODE_LITERAL",
+    "KERNEL_PARAMETERS",
+    "NUMBER",
+    "REFORMAT_LITERAL",
+    "TACTIC_ID",
+    "Head",
+    "chose_runner",
+    "computing_costs",
+    "fastest_tactic",
+    "foreign_node_metadata",
+    "format_combination",
+    "head_fields",
+    "layer_memory",
+    "myelin_trace",
+    "profiling_completed",
+    "reformat_layer_added",
+    "runner_skipped",
+    "set_tactic_name",
+    "split_set_tactic_name",
+    "tactic_pruning",
+    "tactic_skipped",
+    "tactic_timing",
+    "timing_cache_hit",
+    "timing_runner",
+]
