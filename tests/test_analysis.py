@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-import sys
+from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
@@ -436,14 +436,14 @@ COLUMN_CONSTANTS = {
     "options": "COLUMNS",
 }
 FIXED_COLUMNS = {
-    table: getattr(sys.modules[f"trtlog.analysis.{TABLES[table]}"], constant)
+    table: getattr(import_module(f"trtlog.analysis.{TABLES[table]}"), constant)
     for table, constant in COLUMN_CONSTANTS.items()
 }
 _PERF_STATISTIC = re.compile(r"^(?P<metric>[a-z0-9_]+?)_(min|max|mean|median|p[\d.]+)_ms$")
 
 
 def documented(table: str) -> str:
-    return sys.modules[f"trtlog.analysis.{TABLES[table]}"].__doc__ or ""
+    return import_module(f"trtlog.analysis.{TABLES[table]}").__doc__ or ""
 
 
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=[path.name for path in CORPUS_LOGS])

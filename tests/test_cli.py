@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,29 @@ def test_help_does_not_import_heavy_modules() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert output.strip() == ""
+
+
+def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:
+    environment = {**os.environ, "TRTLOG_STORE": str(tmp_path / "store")}
+    subprocess.run(
+        [sys.executable, "-m", "trtlog", "parse", str(SAMPLE_10X)],
+        capture_output=True,
+        check=True,
+        env=environment,
+    )
+    code = (
+        "import sys\n"
+        "from trtlog.cli.app import main\n"
+        "sys.argv = ['trtlog', 'tactics', '--layer', 'conv', '--format', 'csv']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as end:\n"
+        "    assert not end.code, end.code\n"
+        "loaded = ('lark', 'trtlog.events', 'trtlog.parse.pipeline', 'trtlog.analysis.stream')\n"
+        "print('loaded:', ','.join(m for m in loaded if m in sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment
+    )
+    assert "0x" in result.stdout  # the layer's tactics were shown
+    assert result.stderr.strip() == "loaded:"

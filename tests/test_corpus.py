@@ -307,7 +307,7 @@ def test_trt_10_16_build_with_backend_strategies() -> None:
 
 @needs_corpus
 def test_summaries_name_style_version_and_gpu() -> None:
-    from trtlog.parse.summary import summarize
+    from trtlog.parse.summarize import summarize
 
     expected = {
         # file: (style, version, version source, GPU)

@@ -18,7 +18,7 @@ from trtlog.events import (
     TacticSkipped,
     TacticTiming,
 )
-from trtlog.parse.summary import summarize
+from trtlog.parse.summarize import summarize
 
 SAMPLE_LOGS = sorted(SAMPLES.glob("*.log"))
 

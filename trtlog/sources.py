@@ -16,12 +16,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from trtlog.exports import ExportError, export_events, kind_of, read_documents
-from trtlog.parse import LogSourceError, ParsedLog
-from trtlog.parse.capture_times import read_capture
-from trtlog.parse.parallel import ParallelParse
-from trtlog.parse.rows import Item, events_of
+from trtlog.parse.reader import LogSourceError
+
+if TYPE_CHECKING:
+    from trtlog.parse import ParsedLog
+    from trtlog.parse.rows import Item
+
+# The parser and the export readers are imported where used: naming a stored log's sources
+# needs neither.
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
@@ -100,6 +104,8 @@ def _run_folder(folder: Path, given: Sources) -> Sources:
 
 
 def _kind_of_file(path: Path) -> str:
+    from trtlog.exports import ExportError, kind_of, read_documents
+
     documents = read_documents(path)
     kinds = {kind_of(document) for document in documents}
     if len(kinds) == 1 and None not in kinds:
@@ -130,6 +136,8 @@ def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
 def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
     """The log's events followed by the events of each export file; ``jobs`` worker processes
     parse a large log (see ``trtlog.parse.parallel``)."""
+    from trtlog.parse.rows import events_of
+
     items: list[Item] = []
     parsed = read_sources(sources, items.append, jobs)
     parsed.events = list(events_of(items))
@@ -140,6 +148,11 @@ def read_sources(sources: Sources, sink: Callable[[Item], None], jobs: int = 1) 
     """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
     events. Memory does not grow with the log."""
+    from trtlog.exports import export_events
+    from trtlog.parse import ParsedLog
+    from trtlog.parse.capture_times import read_capture
+    from trtlog.parse.parallel import ParallelParse
+
     shell = ParsedLog(source=sources.label)
     if sources.log is not None:
         parse = ParallelParse(sources.log, jobs)

@@ -14,16 +14,18 @@ import json
 import os
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trtlog import __version__
-from trtlog.analysis import TABLES, BuildLog, stream_build_log
-from trtlog.events import Event
-from trtlog.parse import LogSourceError, parse_file
+from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
 from trtlog.parse.collection import rare_collections
+from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
 from trtlog.store_tables import StoredTables, write_table
+
+if TYPE_CHECKING:
+    from trtlog.events import Event
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
@@ -68,9 +70,9 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 class Store:
     """A directory of parsed logs."""
 
-    def __init__(self, root: Path | None = None, jobs: int = 1) -> None:
+    def __init__(self, root: Path | None = None, jobs: int | None = 1) -> None:
         self.root = root or store_dir()
-        # Worker processes that parse a large log (``trtlog.parse.parallel``).
+        # Processes that parse a large log (``trtlog.parse.parallel``); None: the cores.
         self.jobs = jobs
 
     def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
@@ -83,12 +85,19 @@ class Store:
             if key is None or not self._complete(key):
                 key = _content_key(readable)
                 if not self._complete(key):
-                    self._save(key, stream_build_log(readable, self.jobs), sources)
+                    self._save(key, stream_build_log(readable, self._jobs()), sources)
                 if sources.log != "-":
                     self._remember(sources, key)
         if make_current:
             self._make_current(sources, key)
         return self._open(key, sources)
+
+    def _jobs(self) -> int:
+        if self.jobs is not None:
+            return self.jobs
+        from trtlog.parse.parallel import default_jobs
+
+        return default_jobs()
 
     def add(self, sources: Sources, log: BuildLog, readable: Sources | None = None) -> BuildLog:
         """Keep the tables of ``log``, read from ``sources`` (``readable``: the files it was
@@ -166,6 +175,8 @@ def _check_readable(sources: Sources) -> None:
     for role, path in _files(sources):
         if not path.is_file():
             if role == "log":
+                from trtlog.parse import parse_file
+
                 parse_file(path)  # raises the one-line LogSourceError for missing files
             what = "capture file" if role == "capture" else f"{role} export file"
             raise LogSourceError(f"{path}: no such {what}")

@@ -8,28 +8,22 @@ the module that builds it (``trtlog.analysis.<module>``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import pandas as pd
 
-from trtlog.analysis.fusions import fusions_table, provenance_table
-from trtlog.analysis.layers import layers_table
-from trtlog.analysis.memory import memory_tables
-from trtlog.analysis.options import options_table
-from trtlog.analysis.performance import perf_table, profile_table, times_table
-from trtlog.analysis.precision import precision_table, requested_precisions
-from trtlog.analysis.reformats import reformats_table
-from trtlog.analysis.stages import stages_table
-from trtlog.analysis.stream import TableStream
-from trtlog.analysis.warnings import warnings_table
-from trtlog.events import Event
-from trtlog.parse import ParsedLog, parse_file
-from trtlog.parse.summary import Summary, summarize
-from trtlog.sources import Sources, parse_sources, read_sources
-
 if TYPE_CHECKING:
+    from trtlog.analysis.stream import TableStream
     from trtlog.compare import BuildDiff
+    from trtlog.events import Event
+    from trtlog.parse import ParsedLog
+    from trtlog.parse.summary import Summary
+    from trtlog.sources import Sources
+
+# The table builders, the parser and the events are imported when a table is first computed:
+# a log read from the store needs none of them.
 
 # Table name -> module documenting its columns.
 TABLES: dict[str, str] = {
@@ -111,6 +105,9 @@ class BuildLog:
     @classmethod
     def from_parsed(cls, parsed: ParsedLog) -> BuildLog:
         """The tables of a parsed log (all its events in memory)."""
+        from trtlog.analysis.stream import TableStream
+        from trtlog.parse.summarize import summarize
+
         stream = TableStream().feed_all(parsed.events)
         return cls(parsed.source, summarize(parsed), events=parsed.events, stream=stream)
 
@@ -123,6 +120,9 @@ class BuildLog:
     ) -> BuildLog:
         """The tables of a log read through ``stream``; ``shell`` holds its source and line
         counts, not its events."""
+        from trtlog.parse import ParsedLog
+        from trtlog.parse.summarize import summarize
+
         kept = ParsedLog(shell.source, stream.events, shell.counts, shell.physical_lines)
         return cls(shell.source, summarize(kept, stream.families), reread=reread, stream=stream)
 
@@ -131,6 +131,8 @@ class BuildLog:
         """The parsed events (not kept in the store, nor when the log was streamed: the log is
         read again for these)."""
         if self._events is None:
+            from trtlog.parse import parse_file
+
             self._events = self._reread() if self._reread else parse_file(self.source).events
         return self._events
 
@@ -174,6 +176,12 @@ class BuildLog:
         return diff_logs(self, other)
 
     def _compute(self, name: str) -> None:
+        from trtlog.analysis.fusions import fusions_table
+        from trtlog.analysis.layers import layers_table
+        from trtlog.analysis.memory import memory_tables
+        from trtlog.analysis.precision import precision_table, requested_precisions
+        from trtlog.analysis.stream import TableStream
+
         if self._stream is None:
             self._stream = TableStream().feed_all(self.events)
         stream = self._stream
@@ -193,7 +201,9 @@ class BuildLog:
                 events, self.table("choices"), self.table("provenance"), self.table("reformats")
             )
         else:
-            self._tables[name] = _SIMPLE[name](events)
+            module, _, function = _SIMPLE[name].rpartition(".")
+            builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
+            self._tables[name] = builder(events)
 
     stages = _Table()
     tactics = _Table()
@@ -213,15 +223,16 @@ class BuildLog:
     options = _Table()
 
 
-_SIMPLE: dict[str, Callable[[Sequence[Event]], pd.DataFrame]] = {
-    "stages": stages_table,
-    "provenance": provenance_table,
-    "reformats": reformats_table,
-    "perf": perf_table,
-    "profile": profile_table,
-    "times": times_table,
-    "warnings": warnings_table,
-    "options": options_table,
+# Tables built from the kept events alone: "module.function" in ``trtlog.analysis``.
+_SIMPLE = {
+    "stages": "stages.stages_table",
+    "provenance": "fusions.provenance_table",
+    "reformats": "reformats.reformats_table",
+    "perf": "performance.perf_table",
+    "profile": "performance.profile_table",
+    "times": "performance.times_table",
+    "warnings": "warnings.warnings_table",
+    "options": "options.options_table",
 }
 
 
@@ -259,6 +270,8 @@ def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
 
 def parse_build_log(path: str | Path) -> BuildLog:
     """Parse ``path`` (no store involved)."""
+    from trtlog.parse import parse_file
+
     return BuildLog.from_parsed(parse_file(path))
 
 
@@ -266,6 +279,9 @@ def stream_build_log(sources: Sources, jobs: int = 1) -> BuildLog:
     """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
     way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
     parsed again if asked for."""
+    from trtlog.analysis.stream import TableStream
+    from trtlog.sources import parse_sources, read_sources
+
     stream = TableStream()
     shell = read_sources(sources, stream.feed, jobs)
     return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

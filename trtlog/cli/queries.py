@@ -49,13 +49,12 @@ LayerOption = Annotated[
 
 def load_build_log(log: str | None) -> BuildLog:
     """The log's tables from the store (parsed now if needed); errors become one line."""
-    from trtlog.parse import LogSourceError
-    from trtlog.parse.parallel import default_jobs
+    from trtlog.parse.reader import LogSourceError
     from trtlog.sources import resolve
     from trtlog.store import NoCurrentLog, Store
 
     try:
-        return Store(jobs=default_jobs()).load(
+        return Store(jobs=None).load(
             None if log is None else resolve(log), make_current=log is not None
         )
     except (LogSourceError, NoCurrentLog) as error:

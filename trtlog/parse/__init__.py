@@ -1,19 +1,27 @@
-"""Parse TensorRT logs into events: reader -> envelopes -> records -> grammar -> fold."""
+"""Parse TensorRT logs into events: reader -> envelopes -> records -> grammar -> fold.
+
+The pipeline (``trtlog.parse.pipeline``) is imported when one of its names is first used, so
+that what needs only a light module of this package (a stored log's summary, the reader's
+errors) does not load the grammar and every event class.
+"""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from trtlog.events.base import Event
-from trtlog.parse.blocks import BlockScanner, text_chunks
-from trtlog.parse.collection import rare_collections
-from trtlog.parse.fold import fold
-from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
-from trtlog.parse.records import Record, RecordParser, assemble_records
-from trtlog.parse.result import ParsedLog
-from trtlog.parse.rows import Item, RowBlock, events_of
+if TYPE_CHECKING:
+    from trtlog.parse.pipeline import (
+        LineCounter,
+        StreamItems,
+        iter_events,
+        iter_items,
+        parse_file,
+        parse_lines,
+        parse_text,
+    )
+    from trtlog.parse.reader import LogSourceError
+    from trtlog.parse.result import ParsedLog
 
 __all__ = [
     "LineCounter",
@@ -27,121 +35,10 @@ __all__ = [
     "parse_text",
 ]
 
-
-class LineCounter:
-    """Counts the physical lines it passes on."""
-
-    def __init__(self, lines: Iterable[bytes | str]) -> None:
-        self._lines = lines
-        self.count = 0
-
-    def __iter__(self) -> Iterator[bytes | str]:
-        for line in self._lines:
-            self.count += 1
-            yield line
+_HOMES = {"LogSourceError": "trtlog.parse.reader", "ParsedLog": "trtlog.parse.result"}
 
 
-def iter_events(
-    lines: Iterable[bytes | str], parser: RecordParser | None = None
-) -> Iterator[Event]:
-    """Stream the folded events of ``lines`` (bytes or text, with or without "\\n")."""
-    yield from events_of(iter_items(lines, parser))
-
-
-def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
-    """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
-    table builders read. Lines are read one by one: no blocks."""
-    parser = parser or RecordParser()
-    records = assemble_records(numbered_segments(lines), fast=parser.fast)
-    yield from fold(_record_events(records, parser))
-
-
-class StreamItems:
-    """The items of a log read from a stream in large pieces, runs of tactic timings and
-    Myelin trace lines as blocks (``trtlog.parse.blocks``); after they have been read,
-    ``physical_lines`` holds the number of lines. The same events as ``iter_items``."""
-
-    def __init__(self, parser: RecordParser | None = None, first_line: int = 1) -> None:
-        self.parser = parser or RecordParser()
-        fast_path = self.parser.fast_path
-        if fast_path is None:
-            raise ValueError("blocks are only read with the fast path")
-        self._scanner = BlockScanner(fast_path, first_line)
-
-    @property
-    def physical_lines(self) -> int:
-        return self._scanner.lines
-
-    def of_chunks(self, chunks: Iterable[str]) -> Iterator[Item]:
-        """Items of text pieces that each end at a line's end (but for the last)."""
-        records = assemble_records(self._scanner.scan(chunks))
-        return _record_events(records, self.parser)
-
-    def folded(self, stream: BinaryIO) -> Iterator[Item]:
-        """The linked items of a stream's lines."""
-        return fold(self.of_chunks(text_chunks(stream)))
-
-
-# Lines before the first envelope are TensorRT's only if the log never uses envelopes (5.x
-# trtexec); otherwise they are a program's banner or a human's elision ("......").
-_LEADING_LINES_LIMIT = 1000
-
-
-def _record_events(records: Iterable[Record | RowBlock], parser: RecordParser) -> Iterator[Item]:
-    leading: list[Item] | None = []
-    for record in records:
-        events = parser.parse(record)
-        if leading is None:
-            yield from events
-            continue
-        if not parser.seen_envelope and len(leading) < _LEADING_LINES_LIMIT:
-            leading.extend(events)
-            continue
-        if parser.seen_envelope:
-            leading = parser.reclassify_as_foreign(leading)
-        yield from leading
-        yield from events
-        leading = None
-    if leading:
-        yield from leading
-
-
-def parse_lines(
-    lines: Iterable[bytes | str], source: str = "<lines>", fast: bool = True
-) -> ParsedLog:
-    """Parse a log's lines; ``fast=False`` parses every line with the grammar alone."""
-    parser = RecordParser(fast=fast)
-    counter = LineCounter(lines)
-    events = list(iter_events(counter, parser))
-    return ParsedLog(
-        source=source, events=events, counts=parser.counts, physical_lines=counter.count
-    )
-
-
-def parse_text(text: str | bytes, source: str = "<text>", fast: bool = True) -> ParsedLog:
-    separator = b"\n" if isinstance(text, bytes) else "\n"
-    lines = text.split(separator)  # type: ignore[arg-type]
-    if lines and not lines[-1]:
-        lines.pop()
-    return parse_lines(lines, source=source, fast=fast)
-
-
-def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
-    """Parse a log file, ``-`` for standard input, or a gzip-compressed log.
-
-    Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
-    """
-    with rare_collections(), open_log(path) as stream:
-        try:
-            if not fast:
-                return parse_lines(stream, source=str(path), fast=fast)
-            items = StreamItems()
-            events = list(events_of(items.folded(stream)))
-            return ParsedLog(
-                source=str(path),
-                events=events,
-                counts=items.parser.counts,
-                physical_lines=items.physical_lines,
-            )
-        except (OSError, EOFError) as error:
-            raise LogSourceError(f"{path}: read failed ({error})") from error
+def __getattr__(name: str) -> object:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(_HOMES.get(name, "trtlog.parse.pipeline")), name)
