@@ -48,20 +48,23 @@ def write_table(table: pd.DataFrame, path: Path) -> None:
 def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[int]]:
     """For each distinct text value of ``column``, in ``distinct_names`` order, the numbers of
     the row groups of ``group_rows`` rows that hold it."""
-    # Worked on integer codes: the text of millions of rows is never made.
+    # Counted on integer codes, group by group: the text of millions of rows is never made.
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes, names = column.cat.codes.to_numpy(), column.cat.categories
     else:
         codes, names = pd.factorize(column)
-    groups = np.arange(len(column)) // group_rows
-    count = int(groups[-1]) + 1 if len(groups) else 0
-    pairs = np.unique(codes.astype(np.int64) * count + groups)
-    held: dict[str, list[int]] = {name: [] for name in distinct_names(pd.Series(names))}
-    for pair in pairs[pairs >= 0].tolist():
-        name = names[pair // count]
-        if isinstance(name, str):
-            held[name].append(pair % count)
-    return {name: numbers for name, numbers in held.items() if numbers}
+    held: list[list[int]] = [[] for _ in names]
+    for group, start in enumerate(range(0, len(codes), group_rows)):
+        # Codes shifted by one: a missing value (-1) counts in the first bin, left out.
+        shifted = codes[start : start + group_rows].astype(np.intp) + 1
+        counts = np.bincount(shifted, minlength=len(names) + 1)
+        for code in np.flatnonzero(counts[1:]).tolist():
+            held[code].append(group)
+    return {
+        name: groups
+        for name, groups in zip(names, held, strict=True)
+        if groups and isinstance(name, str)
+    }
 
 
 class StoredTables:
