@@ -90,14 +90,20 @@ class StoredTables:
         groups = sorted({group for value in values for group in (index or {}).get(value, ())})
         if not groups:
             return pd.read_parquet(path, columns=columns, filters=[(column, "in", values)])
+        import pyarrow as arrow
+        import pyarrow.compute as compute
         import pyarrow.parquet as parquet
 
+        # Group by group, each filtered before the next is read: a layer found in every group
+        # (a name repeated through the log) costs one group's memory, not the table's.
+        stored = parquet.ParquetFile(path)
+        wanted = arrow.array(values, type=arrow.string())
         read = None if columns is None else list(dict.fromkeys([*columns, column]))
-        table = parquet.ParquetFile(path).read_row_groups(
-            groups, columns=read, use_pandas_metadata=True
-        )
-        frame = table.to_pandas()
-        frame = frame[frame[column].isin(values)]
+        parts = []
+        for group in groups:
+            part = stored.read_row_group(group, columns=read, use_pandas_metadata=True)
+            parts.append(part.filter(compute.is_in(part[column], value_set=wanted)))
+        frame = arrow.concat_tables(parts).to_pandas()
         return (frame if columns is None else frame[columns]).reset_index(drop=True)
 
     def distinct(self, name: str, column: str) -> list[str]:
