@@ -12,7 +12,7 @@ import trtlog.store_tables
 from tests.conftest import SAMPLES
 from trtlog.analysis.columns import distinct_names
 from trtlog.analysis.queries import layer_choices, tactics_of_layers
-from trtlog.store_tables import StoredTables, index_path, row_groups_by_value, write_table
+from trtlog.store_tables import ParquetTables, index_path, row_groups_by_value, write_table
 
 
 def test_row_groups_by_value_lists_the_groups_holding_each_value() -> None:
@@ -46,7 +46,7 @@ def test_indexed_reads_equal_filtered_reads(
         table["layer"] = table["layer"].astype(object)
     write_table(table, tmp_path / "tactics.parquet")
     assert index_path(tmp_path / "tactics.parquet").is_file()
-    stored = StoredTables(tmp_path)
+    stored = ParquetTables(tmp_path)
     whole = pd.read_parquet(tmp_path / "tactics.parquet")
     pd.testing.assert_frame_equal(stored.read("tactics"), whole)
     for values in (["layer_3"], ["layer_0", "layer_10"], ["no such layer"]):
@@ -63,7 +63,7 @@ def test_indexed_reads_equal_filtered_reads(
 def test_small_tables_have_no_index(tmp_path: Path) -> None:
     write_table(_tactics_like(20), tmp_path / "tactics.parquet")
     assert not index_path(tmp_path / "tactics.parquet").exists()
-    assert StoredTables(tmp_path).distinct("tactics", "layer") == [
+    assert ParquetTables(tmp_path).distinct("tactics", "layer") == [
         f"layer_{number}" for number in (0, 1, 2)
     ]
 
@@ -82,3 +82,16 @@ def test_layer_queries_on_an_indexed_store_equal_fresh_ones(
             pd.testing.assert_frame_equal(
                 view(stored, pattern), view(fresh, pattern), check_dtype=False
             )
+
+
+def test_a_table_written_again_small_drops_its_old_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    path = tmp_path / "tactics.parquet"
+    write_table(_tactics_like(200), path)
+    assert index_path(path).is_file()
+    write_table(_tactics_like(10), path)
+    assert not index_path(path).exists()
+    rows = ParquetTables(tmp_path).read("tactics", where=("layer", ["layer_1"]))
+    assert rows["combination"].tolist() == [1, 1, 1]  # rows 7-9 of ten

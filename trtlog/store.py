@@ -22,7 +22,7 @@ from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
-from trtlog.store_tables import StoredTables, write_table
+from trtlog.store_tables import ParquetTables, write_table
 
 if TYPE_CHECKING:
     from trtlog.events import Event
@@ -160,7 +160,7 @@ class Store:
                 raise LogSourceError("standard input cannot be read again: save the log to a file")
             return parse_sources(sources).events
 
-        return BuildLog(sources.label, summary, stored=StoredTables(folder), reread=reread)
+        return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
 
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:

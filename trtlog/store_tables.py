@@ -39,6 +39,8 @@ def write_table(table: pd.DataFrame, path: Path) -> None:
     frame = table.astype(untyped) if untyped else table
     if len(frame) <= ROW_GROUP_ROWS or INDEXED_COLUMN not in frame.columns:
         frame.to_parquet(path, index=False)
+        # An index left by an earlier store format would name row groups this file lacks.
+        index_path(path).unlink(missing_ok=True)
         return
     frame.to_parquet(path, index=False, row_group_size=ROW_GROUP_ROWS)
     index = row_groups_by_value(frame[INDEXED_COLUMN], ROW_GROUP_ROWS)
@@ -67,7 +69,7 @@ def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[in
     }
 
 
-class StoredTables:
+class ParquetTables:
     """Reads the tables kept in one folder of the store."""
 
     def __init__(self, folder: Path) -> None:
@@ -123,4 +125,4 @@ class StoredTables:
         return self._indexes[name]
 
 
-__all__ = ["ROW_GROUP_ROWS", "StoredTables", "index_path", "row_groups_by_value", "write_table"]
+__all__ = ["ROW_GROUP_ROWS", "ParquetTables", "index_path", "row_groups_by_value", "write_table"]
