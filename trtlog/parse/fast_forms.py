@@ -29,6 +29,7 @@ from trtlog.events.autotuning import (
 )
 from trtlog.events.base import TacticId, time_ms
 from trtlog.events.graph import ForeignNodeMetadata
+from trtlog.events.makers import KeywordMakers
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.rows import Item
@@ -103,13 +104,10 @@ _CACHE_HIT = re.compile(
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
-_HEAD_NAMES = ("line", "end_line", "timestamp", "severity", "producer")
 # An autotuning row's context before the fold links it: layer, formats, runner, runner_id, build.
 _NO_CONTEXT = (None, None, None, None, 0)
-
-
-def head_fields(head: Head) -> dict[str, Any]:
-    return dict(zip(_HEAD_NAMES, head, strict=True))
+# The events of the forms, made from a head and keywords (``trtlog.events.makers``).
+make = KeywordMakers()
 
 
 def tactic_timing(body: str, head: Head) -> Item | None:
@@ -137,12 +135,11 @@ def tactic_timing(body: str, head: Head) -> Item | None:
 
 
 def tactic_skipped(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _TACTIC_SKIPPED.fullmatch(body)
     if match is not None:
         tactic, requested, available = match.groups()
-        return TacticSkipped(
-            **fields,
+        return make[TacticSkipped](
+            *head,
             tactic=TacticId.parse(tactic),
             reason="scratch",
             scratch_requested=int(requested),
@@ -151,31 +148,30 @@ def tactic_skipped(body: str, head: Head) -> Item | None:
     match = _ONLY_TACTIC.fullmatch(body)
     if match is None:
         return None
-    return TacticSkipped(**fields, tactic=TacticId.parse(match.group(1)), reason="only option")
+    return make[TacticSkipped](*head, tactic=TacticId.parse(match.group(1)), reason="only option")
 
 
 def runner_skipped(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _RUNNER_SKIPPED.fullmatch(body)
     if match is not None:
-        return RunnerSkipped(**fields, skipped_runner=match.group(1), layer=match.group(2).strip())
+        return make[RunnerSkipped](
+            *head, skipped_runner=match.group(1), layer=match.group(2).strip()
+        )
     match = _RUNNER_HAS_NONE.fullmatch(body)
     if match is None:
         return None
-    return RunnerSkipped(**fields, skipped_runner=match.group(1))
+    return make[RunnerSkipped](*head, skipped_runner=match.group(1))
 
 
 def fastest_tactic(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _FASTEST.fullmatch(body)
     if match is None:
         return None
     tactic, time = match.groups()
-    return FastestTactic(**fields, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+    return make[FastestTactic](*head, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
 
 
 def profiling_completed(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     # The layer runs up to the first " (<Runner>) profiling completed in ", as the grammar's
     # lazy terminal takes it; what follows must then match in full.
     at = _PROFILED_AT.search(body)
@@ -185,8 +181,8 @@ def profiling_completed(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     runner, runner_id, seconds, tactic, time = match.groups()
-    return FastestTactic(
-        **fields,
+    return make[FastestTactic](
+        *head,
         layer=body[: at.start()],
         runner=runner,
         runner_id=None if runner_id is None else int(runner_id, 16),
@@ -206,8 +202,8 @@ def reformat_layer_added(body: str, head: Head) -> Item | None:
     from_format = _REFORMAT_FROM.match(body, source.end() + len(") from "))
     if from_format is None:
         return None
-    return ReformatLayerAdded(
-        **head_fields(head),
+    return make[ReformatLayerAdded](
+        *head,
         tensor=tensor.group(),
         source=source.group(),
         from_format=from_format.group(),
@@ -223,8 +219,8 @@ def foreign_node_metadata(body: str, head: Head) -> Item | None:
     metadata = body[name.end() + len(" metadata:") :]
     if metadata and (metadata[0] != " " or len(metadata) == 1):
         return None
-    return ForeignNodeMetadata(
-        **head_fields(head),
+    return make[ForeignNodeMetadata](
+        *head,
         node=name.group(),
         onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
     )
@@ -238,8 +234,8 @@ def tactic_pruning(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     available, unparsable, pruned, remaining = (int(value) for value in match.groups())
-    return TacticPruning(
-        **head_fields(head),
+    return make[TacticPruning](
+        *head,
         layer=body[: at.start()],
         available=available,
         unparsable=unparsable,
@@ -249,7 +245,6 @@ def tactic_pruning(body: str, head: Head) -> Item | None:
 
 
 def timing_runner(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _TIMING_RUNNER.fullmatch(body)
     if match is None:
         return None
@@ -257,8 +252,8 @@ def timing_runner(body: str, head: Head) -> Item | None:
     if subject is not None and _RUNNER_PARTS.search(subject + " "):
         # A subject holding another runner suffix: leave the split to the grammar.
         return None
-    return TimingRunner(
-        **fields,
+    return make[TimingRunner](
+        *head,
         layer=subject,
         runner=runner,
         runner_id=None if runner_id is None else int(runner_id, 16),
@@ -272,7 +267,6 @@ def _formats(text: str | None) -> tuple[str, ...]:
 
 
 def format_combination(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _COMBINATION.fullmatch(body)
     if match is None:
         return None
@@ -281,8 +275,8 @@ def format_combination(body: str, head: Head) -> Item | None:
         outputs and " -> " in outputs
     ):
         return None
-    return FormatCombination(
-        **fields,
+    return make[FormatCombination](
+        *head,
         inputs=_formats(inputs),
         outputs=_formats(outputs),
         reformat=kind.startswith("Reformat"),
@@ -290,22 +284,20 @@ def format_combination(body: str, head: Head) -> Item | None:
 
 
 def computing_costs(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _COSTS.fullmatch(body)
     if match is None:
         return None
     if match.group(1) == "reformatting costs":
-        return ComputingCosts(**fields, reformatting=True)
-    return ComputingCosts(**fields, layer=(match.group(2) or "").strip() or None)
+        return make[ComputingCosts](*head, reformatting=True)
+    return make[ComputingCosts](*head, layer=(match.group(2) or "").strip() or None)
 
 
 def chose_runner(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _CHOSE.fullmatch(body)
     if match is None:
         return None
-    return ChoseRunner(
-        **fields, chosen_runner=match.group(1), tactic=TacticId.parse(match.group(2))
+    return make[ChoseRunner](
+        *head, chosen_runner=match.group(1), tactic=TacticId.parse(match.group(2))
     )
 
 
@@ -317,13 +309,12 @@ def myelin_trace(body: str, head: Head) -> Item | None:
 
 
 def layer_memory(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _LAYER_MEMORY.fullmatch(body)
     if match is None:
         return None
     layer, host, device, scratch = match.groups()
-    return LayerMemory(
-        **fields,
+    return make[LayerMemory](
+        *head,
         layer=layer,
         host_persistent=int(host),
         device_persistent=int(device),
@@ -378,15 +369,14 @@ def set_tactic_name(body: str, head: Head) -> Item | None:
 
 
 def timing_cache_hit(body: str, head: Head) -> Item | None:
-    fields = head_fields(head)
     match = _CACHE_HIT.fullmatch(body)
     if match is None:
         return None
     subject, inputs, outputs, runner, tactic, time = match.groups()
     if " [" in subject:
         return None
-    return TimingCacheHit(
-        **fields,
+    return make[TimingCacheHit](
+        *head,
         subject=subject,
         formats=f"{inputs or ''} -> {outputs or ''}",
         cached_runner=runner,
@@ -407,8 +397,8 @@ __all__ = [
     "fastest_tactic",
     "foreign_node_metadata",
     "format_combination",
-    "head_fields",
     "layer_memory",
+    "make",
     "myelin_trace",
     "profiling_completed",
     "reformat_layer_added",

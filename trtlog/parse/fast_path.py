@@ -41,8 +41,8 @@ from trtlog.parse.fast_forms import (
     fastest_tactic,
     foreign_node_metadata,
     format_combination,
-    head_fields,
     layer_memory,
+    make,
     myelin_trace,
     profiling_completed,
     reformat_layer_added,
@@ -151,7 +151,7 @@ class FastPath:
         note = self._note.match(body)
         if note is not None and note.end() == len(body):
             if self._conflicts.clear("BUILDER_NOTE_TEXT", body):
-                return BuilderNote(**head_fields(head), text=body)
+                return make[BuilderNote](*head, text=body)
             return None
         if " completed in " in body:
             # The phase is the lexer's token, the shortest text before the phrase: what follows
@@ -162,9 +162,7 @@ class FastPath:
             rest = _DURATION_REST.fullmatch(body, phase.end())
             if rest is not None and self._conflicts.clear("PHASE_NAME", body):
                 seconds = float(rest.group(1))
-                return PhaseDuration(
-                    **head_fields(head), phase=phase.group().strip(), seconds=seconds
-                )
+                return make[PhaseDuration](*head, phase=phase.group().strip(), seconds=seconds)
         return None
 
     def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.base import Event, TacticId, time_ms
+from trtlog.events.makers import value_maker
 from trtlog.events.notes import MyelinTrace
 from trtlog.events.pickling import reduce_slots
 from trtlog.parse.envelope import Envelope
@@ -173,15 +174,12 @@ NAME_TACTIC = _index(SetTacticName, "tactic")
 NAME_PARAMETERS = _index(SetTacticName, "kernel_parameters")
 assert _index(SetTacticName, "layer") == LAYER and _index(SetTacticName, "build") == BUILD
 
-_set_field = object.__setattr__
+_MAKERS = {cls: value_maker(cls) for cls in ROW_CLASSES}
 
 
 def materialize(row: Row) -> Event:
     """The event a row stands for."""
-    cls: type[Event] = row[0]
-    event: Event = object.__new__(cls)
-    for name, value in zip(FIELD_NAMES[cls], row[1:], strict=True):
-        _set_field(event, name, value)
+    event: Event = _MAKERS[row[0]](*row[1:])
     return event
 
 
