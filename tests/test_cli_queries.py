@@ -7,6 +7,7 @@ are that file's)."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -18,8 +19,11 @@ from typer.testing import CliRunner
 
 import trtlog
 from tests.conftest import SAMPLES
+from trtlog.analysis import stream_build_log
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError
+from trtlog.sources import Sources
+from trtlog.store import Store
 
 runner = CliRunner()
 SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
@@ -217,6 +221,22 @@ def test_store_lives_where_trtlog_store_says(private_store: Path) -> None:
     assert len(folders) == 1
     assert (folders[0] / "stages.parquet").is_file()
     assert json.loads((private_store / "current.json").read_text())["sources"]["log"] == str(SAMPLE)
+
+
+def test_store_folder_is_named_by_the_content_of_the_log(private_store: Path) -> None:
+    # The key is worked out in a thread while the log is parsed: it must still be the hash of
+    # the whole file.
+    assert invoke("parse", str(SAMPLE))[0] == 0
+    digest = hashlib.sha256(SAMPLE.read_bytes()).hexdigest()[:32]
+    assert json.loads((private_store / "current.json").read_text())["key"] == digest
+    assert (private_store / digest / "tactics.parquet").is_file()
+
+
+def test_store_add_keeps_a_log_under_the_key_it_is_given(private_store: Path) -> None:
+    sources = Sources(log=str(SAMPLE))
+    Store(private_store).add(sources, stream_build_log(sources), key="given")
+    assert (private_store / "given" / "tactics.parquet").is_file()
+    assert json.loads((private_store / "current.json").read_text())["key"] == "given"
 
 
 def test_no_store_option_keeps_nothing(private_store: Path) -> None:

@@ -83,7 +83,7 @@ class Store:
             _check_readable(readable)
             key = self._fresh_key(sources) if sources.log != "-" else None
             if key is None or not self._complete(key):
-                key = _content_key(readable)
+                key = sources_key(readable)
                 if not self._complete(key):
                     self._save(key, stream_build_log(readable, self._jobs()), sources)
                 if sources.log != "-":
@@ -99,11 +99,18 @@ class Store:
 
         return default_jobs()
 
-    def add(self, sources: Sources, log: BuildLog, readable: Sources | None = None) -> BuildLog:
+    def add(
+        self,
+        sources: Sources,
+        log: BuildLog,
+        readable: Sources | None = None,
+        key: str | None = None,
+    ) -> BuildLog:
         """Keep the tables of ``log``, read from ``sources`` (``readable``: the files it was
-        read from, where standard input was copied); it becomes the current log."""
+        read from, where standard input was copied); it becomes the current log. ``key``:
+        ``sources_key(readable)`` when already worked out."""
         readable = readable or sources
-        key = _content_key(readable)
+        key = key or sources_key(readable)
         if not self._complete(key):
             self._save(key, log, sources)
         if sources.log != "-":
@@ -197,8 +204,10 @@ def _stats(sources: Sources) -> dict[str, dict[str, int]]:
     return {role: _stat(path) for role, path in _files(sources)}
 
 
-def _content_key(sources: Sources) -> str:
-    """The log's content hash; with exports, a hash of every file's."""
+def sources_key(sources: Sources) -> str:
+    """The content key of ``sources``: the log's content hash; with exports, a hash of every
+    file's. (Hashing releases the interpreter lock: a thread can work it out while a log is
+    parsed.)"""
     files = _files(sources)
     if [role for role, _ in files] == ["log"]:
         return content_key(files[0][1])
@@ -229,4 +238,4 @@ def load(
         raise LogSourceError(str(error)) from None
 
 
-__all__ = ["TABLES", "NoCurrentLog", "Store", "load"]
+__all__ = ["TABLES", "NoCurrentLog", "Store", "load", "sources_key"]

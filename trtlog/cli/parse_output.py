@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
@@ -15,7 +16,7 @@ from trtlog.parse import ParsedLog
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict
 from trtlog.sources import Sources, parse_sources, read_sources, spooled
-from trtlog.store import Store, store_dir
+from trtlog.store import Store, sources_key, store_dir
 
 
 @contextmanager
@@ -33,7 +34,9 @@ def write_parse_output(
     """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
     (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
     large log."""
-    with spooled(sources, store_dir()) as readable:
+    with spooled(sources, store_dir()) as readable, ThreadPoolExecutor(1) as hashing:
+        # The store's key (a hash of the whole file) is worked out on another core meanwhile.
+        key = hashing.submit(sources_key, readable) if store else None
         if output_format == "jsonl":
             log = _write_jsonl(readable, out, jobs)
         elif output_format == "json":
@@ -46,8 +49,8 @@ def write_parse_output(
                 from trtlog.cli.render_summary import render_summary
 
                 render_summary(log.summary, stream)
-        if store:
-            Store().add(sources, log, readable)
+        if key is not None:
+            Store().add(sources, log, readable, key=key.result())
 
 
 def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
