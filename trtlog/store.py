@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,10 +147,15 @@ class Store:
     def _save(self, key: str, log: BuildLog, sources: Sources) -> None:
         folder = self.root / key
         folder.mkdir(parents=True, exist_ok=True)
-        with rare_collections():
-            tables = log.tables()
-        for name, table in tables.items():
-            write_table(table, folder / f"{name}.parquet")
+        # Writing Parquet releases the interpreter lock: each table is written in a thread
+        # while the next is built (a 1 GB log's tactics table takes a second to write).
+        with rare_collections(), ThreadPoolExecutor(1) as writing:
+            writes = [
+                writing.submit(write_table, log.table(name), folder / f"{name}.parquet")
+                for name in TABLES
+            ]
+            for write in writes:
+                write.result()
         (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
         meta = {
             "sources": _absolute(sources),

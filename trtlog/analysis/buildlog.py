@@ -187,8 +187,12 @@ class BuildLog:
         stream = self._stream
         # Every table but these is built from the events the stream kept.
         events = stream.events
-        if name in ("tactics", "choices", "timeline"):
-            self._tables.update(stream.tables())
+        if name == "tactics":
+            self._tables["tactics"] = stream.tactics_table()
+        elif name == "choices":
+            self._tables["choices"] = stream.choices_table(self.table("tactics"))
+        elif name == "timeline":
+            self._tables["timeline"] = stream.timeline_table()
         elif name in ("memory", "memory_totals"):
             self._tables["memory"], self._tables["memory_totals"] = memory_tables(events)
         elif name == "fusions":

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from trtlog.analysis.choices import choices_frame
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
@@ -69,8 +70,23 @@ class TableStream:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables built while reading: tactics, choices and timeline."""
-        tactics, choices = self.tactics.tables()
-        return {"tactics": tactics, "choices": choices, "timeline": self.timeline.table()}
+        tactics = self.tactics_table()
+        return {
+            "tactics": tactics,
+            "choices": self.choices_table(tactics),
+            "timeline": self.timeline.table(),
+        }
+
+    # One by one, so that a table can be written while the next is built (``Store``).
+    def tactics_table(self) -> pd.DataFrame:
+        return self.tactics.tactics_table()
+
+    def choices_table(self, tactics: pd.DataFrame) -> pd.DataFrame:
+        """The choices, given the ``tactics_table``."""
+        return choices_frame(tactics, self.tactics.combinations)
+
+    def timeline_table(self) -> pd.DataFrame:
+        return self.timeline.table()
 
 
 __all__ = ["TableStream"]

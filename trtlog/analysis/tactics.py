@@ -254,10 +254,11 @@ class TacticCollector:
 
     def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The ``tactics`` and ``choices`` tables."""
-        tactics = self._tactics_frame()
+        tactics = self.tactics_table()
         return tactics, choices_frame(tactics, self.combinations)
 
-    def _tactics_frame(self) -> pd.DataFrame:
+    def tactics_table(self) -> pd.DataFrame:
+        """The ``tactics`` table alone."""
         counts = numbers(self._count, "int64")
 
         def repeated(values: array[int]) -> np.ndarray:
