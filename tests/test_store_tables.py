@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 import trtlog
@@ -95,3 +96,27 @@ def test_a_table_written_again_small_drops_its_old_index(
     assert not index_path(path).exists()
     rows = ParquetTables(tmp_path).read("tactics", where=("layer", ["layer_1"]))
     assert rows["combination"].tolist() == [1, 1, 1]  # rows 7-9 of ten
+
+
+def test_a_table_written_in_groups_reads_back_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each group is made into Arrow on its own: the types come from the whole table, so a
+    # column that is empty in one group (``kernel`` in the first) or holds missing integers
+    # keeps them.
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    table = _tactics_like(70)
+    table["kernel"] = [None] * 16 + [f"kernel_{row}" for row in range(54)]
+    table["runner_id"] = pd.array([None if row % 4 else row for row in range(70)], dtype="Int64")
+    table["fastest"] = [row % 2 == 0 for row in range(70)]
+    path = tmp_path / "tactics.parquet"
+    write_table(table, path)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+    groups = pq.ParquetFile(path).metadata
+    assert [groups.row_group(group).num_rows for group in range(groups.num_row_groups)] == [
+        16,
+        16,
+        16,
+        16,
+        6,
+    ]
