@@ -55,10 +55,11 @@ def value_maker(cls: type) -> Callable[..., Any]:
 
 
 def _generate(cls: type, keywords: bool) -> Callable[..., Any]:
-    names = [field.name for field in fields(cls)]
+    class_fields = fields(cls)
+    names = [field.name for field in class_fields]
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     parameters = []
-    for index, field in enumerate(fields(cls)):
+    for index, field in enumerate(class_fields):
         # Slot descriptors set a frozen instance's fields as ``__init__`` does.
         namespace[f"_set{index}"] = getattr(cls, field.name).__set__
         if not keywords:
