@@ -4,8 +4,9 @@ A real build log is cut in three: what comes before its first build's autotuning
 autotuning section (from the first "Computing costs for" / "Autotuning Reformat" / "Autotuning
 format combination" / "Timing Runner" line up to "Formats and tactics selection completed"),
 and the rest. The output is the head, the autotuning section repeated until the file reaches
-the wanted size with every layer name renamed in each copy (``conv1`` -> ``conv1_r7``), then the
-rest. Tactic timing lines stay the bulk of the file, as in real logs of large models.
+the wanted size with every layer name renamed in each copy (``conv1`` -> ``conv1_r7``; TensorRT's
+numbered ``(Unnamed Layer* 12)`` renumbered past every number the log uses), then the rest.
+Tactic timing lines stay the bulk of the file, as in real logs of large models.
 
     python bench/generate.py CORPUS_LOG OUT.log --size 100M
 """
@@ -29,6 +30,8 @@ _NAMES = (
     re.compile(rb"\] (.+?) \([\w]+\) Set Tactic Name:"),
 )
 _SIZES = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+# Layers an API-built network leaves unnamed: TensorRT numbers them across the network.
+_UNNAMED = re.compile(rb"\(Unnamed Layer\* (\d+)\)")
 
 
 def parse_size(text: str) -> int:
@@ -58,8 +61,9 @@ def layer_names(section: list[bytes]) -> list[bytes]:
         for pattern in _NAMES:
             if match := pattern.search(line):
                 name = match.group(1).strip()
-                if name.startswith(b"Optimizer Reformat"):
-                    continue
+                if name.startswith(b"Optimizer Reformat("):
+                    # Named after the tensors around it: "Optimizer Reformat(<in> -> x_out)".
+                    name = name[len(b"Optimizer Reformat(") : -1]
                 for part in name.split(b"..."):
                     atoms.update(
                         atom.rstrip(b".:-")
@@ -69,14 +73,37 @@ def layer_names(section: list[bytes]) -> list[bytes]:
     return sorted(atoms, key=len, reverse=True)
 
 
+def renumber_unnamed(text: bytes, offset: int) -> bytes:
+    """``text`` with each ``(Unnamed Layer* N)`` made ``(Unnamed Layer* N + offset)``."""
+    return _UNNAMED.sub(lambda match: b"(Unnamed Layer* %d)" % (int(match[1]) + offset), text)
+
+
+def names_pattern(names: list[bytes]) -> re.Pattern[bytes] | None:
+    """Any of ``names`` as a whole name (not inside a longer one)."""
+    if not names:
+        return None
+    either = b"|".join(re.escape(name) for name in names)
+    return re.compile(rb"(?<![\w./])(" + either + rb")(?![\w/])")
+
+
+def renamed_copy(
+    text: bytes, names: re.Pattern[bytes] | None, copy: int, unnamed_stride: int
+) -> bytes:
+    """Copy number ``copy`` of an autotuning section: the ``names`` suffixed with
+    ``_r<copy>``, unnamed layers numbered ``unnamed_stride`` above the copy before."""
+    if names is not None:
+        text = names.sub(rb"\g<1>_r%d" % copy, text)
+    return renumber_unnamed(text, (copy + 1) * unnamed_stride)
+
+
 def generate(source: Path, target: Path, size: int) -> int:
-    lines = source.read_bytes().splitlines(keepends=True)
+    data = source.read_bytes()
+    lines = data.splitlines(keepends=True)
     head, section, tail = split_log(lines)
-    names = layer_names(section)
+    names = names_pattern(layer_names(section))
     text = b"".join(section)
-    pattern = re.compile(
-        rb"(?<![\w./])(" + b"|".join(re.escape(name) for name in names) + rb")(?![\w/])"
-    )
+    # Every copy's unnamed layers get numbers no other copy (nor the head and tail) uses.
+    stride = 1 + max((int(number) for number in _UNNAMED.findall(data)), default=-1)
     written = 0
     copies = 0
     with target.open("wb") as out:
@@ -84,7 +111,7 @@ def generate(source: Path, target: Path, size: int) -> int:
             out.write(part)
         written = sum(map(len, head)) + sum(map(len, tail))
         while written < size or copies == 0:
-            copy = pattern.sub(rb"\g<1>_r%d" % copies, text) if names else text
+            copy = renamed_copy(text, names, copies, stride)
             out.write(copy)
             written += len(copy)
             copies += 1
