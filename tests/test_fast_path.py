@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
-from trtlog.parse import parse_file
+from trtlog.parse import fast_path, parse_file
 from trtlog.parse.envelope import EnvelopeCache, split_envelope
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
 from trtlog.parse.fast_path import FastPath
@@ -286,44 +286,73 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
     assert_agrees(envelope + message)
 
 
-@pytest.mark.parametrize(
-    "line",
-    [
-        STAMP + "[V] [TRT] Tactic Name: sm90_xmma_fprop Tactic: 0xd705508dd9583354 Time: 0.013",
-        STAMP + "[V] [TRT] Tactic: 0x00000000000003e8 Time: 0.00193877",
-        "[TensorRT] VERBOSE: Tactic: 1002 time 0.064928",
-        STAMP + "[V] [TRT] Fastest Tactic: 0xd15ea5edd15ea5ed Time: inf",
-        STAMP + "[V] [TRT] c1 (CaskConvolution[0x80000009]) profiling completed in 0.11 seconds. "
-        "Fastest Tactic: 0x5b8bf1b8028629d9 Time: 0.0057",
-        STAMP + "[V] [TRT] --------------- Timing Runner: c1 + r1 (CaskConvolution[0x80000009])",
-        STAMP + "[V] [TRT] *************** Autotuning format combination: Float(1,1) -> "
-        "Half(1,1) ***************",
-        STAMP + "[V] [TRT] =============== Computing costs for c1 + r1",
-        STAMP + "[V] [TRT] =============== Computing reformatting costs for available formats",
-        STAMP + "[V] [TRT] Tactic: 0x0000000000000001 skipped. Scratch requested: 6, available: 0",
-        STAMP + "[V] [TRT] Skipping CaskFlattenConvolution: No valid tactics for c1 + r1",
-        STAMP + "[V] [TRT] CudaDepthwiseConvolution has no valid tactics for this config, skipping",
-        STAMP + "[V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x63",
-        STAMP + "[V] [TRT]  (foreignNode)    0, 0.0188, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841,",
-        STAMP + "[V] [TRT] Layer: c1 Host Persistent: 1664 Device Persistent: 8192 Scratch "
-        "Memory: 0",
-        STAMP + "[V] [TRT] c1 Set Tactic Name: maxwell_scudnn_128x32 Tactic: 0x0ebe499388e08286",
-        STAMP + "[V] [TRT] c1 [Float(1024,1) -> Half(1024,1)] got cached result: Reformat, "
-        "tactic 0x00000000000003e8, 0.0029 ms",
-        STAMP + "[V] [TRT] MatMul-9_r0 + ReLU-11_r0: 289 available tactics, 1 unparsable, 144 "
-        "pruned, 145 remaining after tactic pruning.",
-        STAMP + "[V] [TRT] Adding reformat layer: Reformatted Input Tensor 0 to PWN(a) (x) from "
-        "Float(6272,196,14,1) to Half(784,1:8,56,4)",
-        STAMP + "[V] [TRT] ForeignNode {ForeignNode[node_linear_r0...node_add]} metadata: "
-        "[ONNX Layer: node_linear_r0][ONNX Layer: node_add]",
-        STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
-        STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
-        STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",
-        STAMP + "[I] [TRT] Engine generation completed in 12.6 seconds.",
-    ],
-)
+HOT_LINES = [
+    STAMP + "[V] [TRT] Tactic Name: sm90_xmma_fprop Tactic: 0xd705508dd9583354 Time: 0.013",
+    STAMP + "[V] [TRT] Tactic: 0x00000000000003e8 Time: 0.00193877",
+    "[TensorRT] VERBOSE: Tactic: 1002 time 0.064928",
+    STAMP + "[V] [TRT] Fastest Tactic: 0xd15ea5edd15ea5ed Time: inf",
+    STAMP + "[V] [TRT] c1 (CaskConvolution[0x80000009]) profiling completed in 0.11 seconds. "
+    "Fastest Tactic: 0x5b8bf1b8028629d9 Time: 0.0057",
+    STAMP + "[V] [TRT] --------------- Timing Runner: c1 + r1 (CaskConvolution[0x80000009])",
+    STAMP + "[V] [TRT] *************** Autotuning format combination: Float(1,1) -> "
+    "Half(1,1) ***************",
+    STAMP + "[V] [TRT] =============== Computing costs for c1 + r1",
+    STAMP + "[V] [TRT] =============== Computing reformatting costs for available formats",
+    STAMP + "[V] [TRT] Tactic: 0x0000000000000001 skipped. Scratch requested: 6, available: 0",
+    STAMP + "[V] [TRT] Skipping CaskFlattenConvolution: No valid tactics for c1 + r1",
+    STAMP + "[V] [TRT] CudaDepthwiseConvolution has no valid tactics for this config, skipping",
+    STAMP + "[V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x63",
+    STAMP + "[V] [TRT]  (foreignNode)    0, 0.0188, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841,",
+    STAMP + "[V] [TRT] Layer: c1 Host Persistent: 1664 Device Persistent: 8192 Scratch Memory: 0",
+    STAMP + "[V] [TRT] c1 Set Tactic Name: maxwell_scudnn_128x32 Tactic: 0x0ebe499388e08286",
+    STAMP + "[V] [TRT] c1 [Float(1024,1) -> Half(1024,1)] got cached result: Reformat, "
+    "tactic 0x00000000000003e8, 0.0029 ms",
+    STAMP + "[V] [TRT] MatMul-9_r0 + ReLU-11_r0: 289 available tactics, 1 unparsable, 144 "
+    "pruned, 145 remaining after tactic pruning.",
+    STAMP + "[V] [TRT] Adding reformat layer: Reformatted Input Tensor 0 to PWN(a) (x) from "
+    "Float(6272,196,14,1) to Half(784,1:8,56,4)",
+    STAMP + "[V] [TRT] ForeignNode {ForeignNode[node_linear_r0...node_add]} metadata: "
+    "[ONNX Layer: node_linear_r0][ONNX Layer: node_add]",
+    STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
+    STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
+    STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",
+    STAMP + "[I] [TRT] Engine generation completed in 12.6 seconds.",
+]
+
+
+@pytest.mark.parametrize("line", HOT_LINES)
 def test_each_hot_form_takes_the_fast_path(line: str) -> None:
     assert assert_agrees(line), f"the fast path did not take: {line}"
+
+
+@pytest.mark.parametrize("line", [*HOT_LINES, STAMP + "[V] [TRT] Not a hot form: 0x1"])
+def test_a_message_seen_before_is_made_with_its_own_line(line: str) -> None:
+    """The fast path parses a message once and makes it again for each line that repeats it
+    (``FastPath._known``): each time with that line's number, stamp and severity."""
+    fast = FastPath(message_parser())
+    first_envelope, body = split_envelope(line)
+    again = line.replace(STAMP, "[07/07/2026-02:11:59] ").replace("[V]", "[W]")
+    envelope, same_body = split_envelope(again)
+    assert same_body == body
+    first = fast.message(first_envelope, body, 7)
+    repeated = [fast.message(envelope, body, number) for number in (8, 9)]
+    fresh = [FastPath(message_parser()).message(envelope, body, number) for number in (8, 9)]
+    assert same(repeated, fresh)
+    assert same(first, FastPath(message_parser()).message(first_envelope, body, 7))
+    if first is not None:
+        assert repeated[0] is not first and repeated[0] is not repeated[1]
+
+
+def test_the_fast_path_forgets_messages_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast_path, "_REMEMBERED", 3)
+    fast = FastPath(message_parser())
+    envelope, _ = split_envelope(HOT_LINES[0])
+    bodies = [f"Skipping CaskConvolution: No valid tactics for conv{index}" for index in range(8)]
+    for number, body in enumerate(bodies * 2):
+        event = fast.message(envelope, body, number)
+        assert event is not None and event.line == number  # type: ignore[union-attr]
+        assert event.layer == body.rpartition(" ")[2]  # type: ignore[union-attr]
+        assert len(fast._known) <= 3
 
 
 # The expression ``split_set_tactic_name`` takes the place of (it tried every place before

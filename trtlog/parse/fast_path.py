@@ -24,10 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import fields
 from functools import cache
+from typing import Any
 
 from lark import Lark
 
+from trtlog.events.autotuning import FastestTactic
+from trtlog.events.base import Event
+from trtlog.events.makers import HEAD_FIELDS, value_maker
 from trtlog.events.notes import BuilderNote
 from trtlog.events.phases import PhaseDuration
 from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope
@@ -130,6 +135,8 @@ class FastPath:
         # completed in 0.38 seconds."), matched by the grammar's own terminals.
         self._note = re.compile(lark.get_terminal("BUILDER_NOTE_TEXT").pattern.to_regexp())
         self._phase = re.compile(lark.get_terminal("PHASE_NAME").pattern.to_regexp())
+        # Message -> how its item is made again with another head (None: not a hot form).
+        self._known: dict[str, _Remake] = {}
 
     def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
         """The event (or row, see ``trtlog.parse.rows``) of a one-line record whose message is
@@ -137,6 +144,24 @@ class FastPath:
         if not body or envelope.producer == "trtexec" or envelope.producer in FOREIGN_PRODUCERS:
             return None
         head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
+        known = self._known.get(body)
+        if known is not None:
+            remake, rest = known
+            return remake(*head, *rest)
+        item = self._parse(body, head)
+        self._remember(body, item)
+        return item
+
+    def _remember(self, body: str, item: Item | None) -> None:
+        known = self._known
+        if len(known) >= _REMEMBERED:
+            known.clear()
+        if item is None:
+            known[body] = _NOT_HOT
+        elif isinstance(item, Event) and type(item) is not FastestTactic:
+            known[body] = (value_maker(type(item)), _values_after_head(item))
+
+    def _parse(self, body: str, head: Head) -> Item | None:
         for parse, terminal in _candidates(body):
             if self._conflicts.clear(terminal, body):
                 item = parse(body, head)
@@ -169,6 +194,37 @@ class FastPath:
         """Whether the lexer would start each of ``bodies`` (joined by newlines, each starting
         with one of ``starts``) with ``terminal``; False may also mean "ask line by line"."""
         return self._conflicts.clear_all(terminal, starts, bodies)
+
+
+# Messages come back word for word: a layer's timing runner and skipped runners in each of its
+# format combinations, one format combination in layer after layer, the chosen runner. Such a
+# message is parsed once and its event made again with each line's head (``FastPath._known``):
+# what a form parser makes of a body depends on the body alone. Rows (tactic timings, kernel
+# names, Myelin trace lines) and fastest tactics carry a kernel or a measured time and seldom
+# come back: they are not kept. At most ``_REMEMBERED`` messages are kept, then all forgotten
+# at once (a build tunes layer after layer).
+_REMEMBERED = 20_000
+# How an item is made again: a maker of its class taking the head and the values after it.
+_Remake = tuple[Callable[..., Item | None], tuple[Any, ...]]
+
+
+def _nothing(*values: Any) -> None:
+    return None
+
+
+_NOT_HOT: _Remake = (_nothing, ())
+
+
+# Per event class: its fields after the head (``HEAD_FIELDS``).
+_OWN_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _values_after_head(event: Event) -> tuple[Any, ...]:
+    kind = type(event)
+    names = _OWN_FIELDS.get(kind)
+    if names is None:
+        names = _OWN_FIELDS[kind] = tuple(field.name for field in fields(kind))[len(HEAD_FIELDS) :]
+    return tuple(getattr(event, name) for name in names)
 
 
 @cache
