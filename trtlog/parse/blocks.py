@@ -34,7 +34,7 @@ from trtlog.events.notes import MyelinTrace
 from trtlog.parse.envelope import Envelope, EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, NUMBER, TACTIC_ID
 from trtlog.parse.fast_path import FastPath
-from trtlog.parse.reader import numbered_segments, one_clean_segment
+from trtlog.parse.reader import numbered_segments
 from trtlog.parse.rows import Row, RowBlock
 
 _STAMP = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
@@ -74,6 +74,7 @@ _TERMINALS = {
     ),
     "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)")),
 }
+_STAMP_IN = re.compile(_STAMP)
 _CHUNK_BYTES = 1 << 20
 # Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``).
 _KNOWN_TEXTS = 100_000
@@ -156,7 +157,7 @@ class BlockScanner:
             return None
         envelope = split[0]
         if kind == "plain" and " Set Tactic Name: " in bodies:
-            return self._named_block(prefix, envelope, bodies)
+            return self._named_block(envelope, bodies)
         terminal, starts = _TERMINALS[kind]
         if not self._fast_path.clear_all(terminal, starts, bodies):
             return None
@@ -194,23 +195,21 @@ class BlockScanner:
             known.clear()
         return [known.setdefault(text, text) for text in texts]
 
-    def _named_block(self, prefix: str, envelope: Envelope, bodies: str) -> RowBlock | None:
+    def _named_block(self, envelope: Envelope, bodies: str) -> RowBlock | None:
         """A 7.x-8.5 run of timings with kernel-name lines among them: each name line is
         parsed by the fast path as it would be on its own, the timings checked together."""
         timings: list[str] = []
         names: list[Row] = []
         offsets: list[int] = []
+        # A line holding a CR, an escape or a stamp is more than one clean segment (a timing
+        # line cannot hold one); the others' envelope is the prefix, whatever body follows it.
+        if "\r" in bodies or "\x1b" in bodies or _STAMP_IN.search(bodies) is not None:
+            return None
         for offset, body in enumerate(bodies.split("\n")):
             if body.startswith("Tactic") and " Set Tactic Name: " not in body:
                 timings.append(body)
                 continue
-            line = prefix + body
-            if not one_clean_segment(line):
-                return None
-            split = self._envelopes.split(line)
-            if split is None:
-                return None
-            row = self._fast_path.message(split[0], split[1], self.line + offset)
+            row = self._fast_path.message(envelope, body, self.line + offset)
             if type(row) is not tuple or row[0] is not SetTacticName:
                 return None
             names.append(row)

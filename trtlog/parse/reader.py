@@ -59,13 +59,6 @@ def _may_embed_timestamp(text: str) -> bool:
     return slashes >= 4 or not starts_stamped
 
 
-def one_clean_segment(text: str) -> bool:
-    """Whether ``numbered_segments`` hands on the line ``text`` (without its newline) as it is."""
-    if "\r" in text or "\x1b" in text or _may_embed_timestamp(text):
-        return clean_line(text) == [text]
-    return True
-
-
 def numbered_segments(lines: Iterable[bytes | str], first: int = 1) -> Iterator[tuple[int, str]]:
     """(1-based physical line number, segment) for every segment of every line; ``first`` is
     the number of the first line (a piece of a larger log)."""
