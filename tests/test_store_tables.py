@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -13,7 +14,13 @@ import trtlog.store_tables
 from tests.conftest import SAMPLES
 from trtlog.analysis.columns import distinct_names
 from trtlog.analysis.queries import layer_choices, tactics_of_layers
-from trtlog.store_tables import ParquetTables, index_path, row_groups_by_value, write_table
+from trtlog.store_tables import (
+    LayerIndex,
+    ParquetTables,
+    index_path,
+    row_groups_by_value,
+    write_table,
+)
 
 
 def test_row_groups_by_value_lists_the_groups_holding_each_value() -> None:
@@ -59,6 +66,45 @@ def test_indexed_reads_equal_filtered_reads(
         )
     assert stored.distinct("tactics", "layer") == distinct_names(whole["layer"])
     assert stored.distinct("tactics", "kernel") == distinct_names(whole["kernel"])
+
+
+def test_the_index_names_the_groups_holding_each_layer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    write_table(_tactics_like(200), tmp_path / "tactics.parquet")
+    index = LayerIndex.of(json.loads(index_path(tmp_path / "tactics.parquet").read_text()))
+    assert index is not None
+    # The categories' order, as ``distinct_names`` gives them.
+    assert index.layers == sorted(f"layer_{number}" for number in range(11))
+    # layer_3 holds rows 21-27, 98-104 and 175-181: groups of 16 rows 1, 6, 10 and 11.
+    assert index.groups_holding(["layer_3"]) == [1, 6, 10, 11]
+    assert index.groups_holding(["layer_3", "layer_0", "none"]) == [0, 1, 4, 5, 6, 9, 10, 11]
+    assert index.groups_holding(["none"]) == []
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"layer_3": [1, 6, 10, 11]},
+        {"layers": ["layer_3"], "group_counts": [2], "groups": [1]},
+        ["layer_3"],
+        "not json",
+    ],
+    ids=["an older store's form", "counts that do not add up", "a list", "not JSON"],
+)
+def test_an_index_not_of_this_form_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: object
+) -> None:
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    write_table(_tactics_like(200), tmp_path / "tactics.parquet")
+    text = document if isinstance(document, str) else json.dumps(document)
+    index_path(tmp_path / "tactics.parquet").write_text(text)
+    stored = ParquetTables(tmp_path)
+    whole = pd.read_parquet(tmp_path / "tactics.parquet")
+    expected = whole[whole["layer"] == "layer_3"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(stored.read("tactics", where=("layer", ["layer_3"])), expected)
+    assert stored.distinct("tactics", "layer") == distinct_names(whole["layer"])
 
 
 def test_small_tables_have_no_index(tmp_path: Path) -> None:

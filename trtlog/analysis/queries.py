@@ -17,12 +17,12 @@ class NoMatch(Exception):
 def match_layers(names: list[str], pattern: str, holding: str = "layers") -> list[str]:
     """Layers named exactly ``pattern``; else containing it; else matching it as a regex.
     ``holding`` says what the names come from, for the error when there are none."""
-    unique = list(dict.fromkeys(name for name in names if isinstance(name, str)))
+    known = dict.fromkeys(names)
+    unique = [name for name in known if isinstance(name, str)]
     if not unique:
         raise NoMatch(f"no layer matches {pattern!r}: this log has no {holding}")
-    exact = [name for name in unique if name == pattern]
-    if exact:
-        return exact
+    if pattern in known:
+        return [pattern]
     contained = [name for name in unique if pattern in name]
     if contained:
         return contained
