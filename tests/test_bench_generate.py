@@ -26,7 +26,7 @@ def _generator() -> ModuleType:
 
 generate = _generator()
 
-# A 8.5-style build log, cut down: a named and an API-built (unnamed) layer tuned.
+# An 8.5-style build log, cut down: a named and an API-built (unnamed) layer tuned.
 _HEAD = """\
 [10/31/2023-17:53:36] [I] [TRT] [GpuLayer] POINTWISE: PWN((Unnamed Layer* 112) [ElementWise])
 [10/31/2023-17:53:36] [I] [TRT] [GpuLayer] CONVOLUTION: conv_1 + relu_1

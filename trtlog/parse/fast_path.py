@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import fields
 from functools import cache
 from typing import Any
 
@@ -35,6 +34,7 @@ from trtlog.events.base import Event
 from trtlog.events.makers import HEAD_FIELDS, value_maker
 from trtlog.events.notes import BuilderNote
 from trtlog.events.phases import PhaseDuration
+from trtlog.events.pickling import reduce_slots
 from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope
 from trtlog.parse.fast_forms import (
     FOREIGN_NODE_LITERAL,
@@ -135,7 +135,7 @@ class FastPath:
         # completed in 0.38 seconds."), matched by the grammar's own terminals.
         self._note = re.compile(lark.get_terminal("BUILDER_NOTE_TEXT").pattern.to_regexp())
         self._phase = re.compile(lark.get_terminal("PHASE_NAME").pattern.to_regexp())
-        # Message -> how its item is made again with another head (None: not a hot form).
+        # Message -> how its event is made again with another head (``_NOT_HOT``: none).
         self._known: dict[str, _Remake] = {}
 
     def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
@@ -159,7 +159,9 @@ class FastPath:
         if item is None:
             known[body] = _NOT_HOT
         elif isinstance(item, Event) and type(item) is not FastestTactic:
-            known[body] = (value_maker(type(item)), _values_after_head(item))
+            # The class and field values that pickling takes too, less the head.
+            _, (kind, *values) = reduce_slots(item)
+            known[body] = (value_maker(kind), tuple(values[len(HEAD_FIELDS) :]))
 
     def _parse(self, body: str, head: Head) -> Item | None:
         for parse, terminal in _candidates(body):
@@ -213,18 +215,6 @@ def _nothing(*values: Any) -> None:
 
 
 _NOT_HOT: _Remake = (_nothing, ())
-
-
-# Per event class: its fields after the head (``HEAD_FIELDS``).
-_OWN_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _values_after_head(event: Event) -> tuple[Any, ...]:
-    kind = type(event)
-    names = _OWN_FIELDS.get(kind)
-    if names is None:
-        names = _OWN_FIELDS[kind] = tuple(field.name for field in fields(kind))[len(HEAD_FIELDS) :]
-    return tuple(getattr(event, name) for name in names)
 
 
 @cache
