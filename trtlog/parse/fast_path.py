@@ -153,15 +153,18 @@ class FastPath:
         return item
 
     def _remember(self, body: str, item: Item | None) -> None:
-        known = self._known
-        if len(known) >= _REMEMBERED:
-            known.clear()
         if item is None:
-            known[body] = _NOT_HOT
+            remake = _NOT_HOT
         elif isinstance(item, Event) and type(item) is not FastestTactic:
             # The class and field values that pickling takes too, less the head.
             _, (kind, *values) = reduce_slots(item)
-            known[body] = (value_maker(kind), tuple(values[len(HEAD_FIELDS) :]))
+            remake = (value_maker(kind), tuple(values[len(HEAD_FIELDS) :]))
+        else:
+            return
+        known = self._known
+        if len(known) >= _REMEMBERED:
+            known.clear()
+        known[body] = remake
 
     def _parse(self, body: str, head: Head) -> Item | None:
         for parse, terminal in _candidates(body):
