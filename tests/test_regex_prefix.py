@@ -1,5 +1,7 @@
 """``may_match_at_start`` never says False where a match exists, and says it where the run's
-lines start with a literal that the terminals tried before theirs cannot follow."""
+lines start with a literal that the terminals tried before theirs cannot follow;
+``within_lines`` never says True of an expression whose search of a run of lines differs from
+searching each line."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trtlog.parse.regex_prefix import may_match_at_start
+from trtlog.parse.lexer_order import _found_past_line_starts
+from trtlog.parse.regex_prefix import may_match_at_start, within_lines
 
 ALPHABET = "ab (1_"
 ATOMS = ["a", "b", " ", r"\(", "1", "_", "[ab]", "[^a]", r"\d", r"\w", r"\W", r"\s", "."]
@@ -61,3 +64,58 @@ def test_never_false_where_a_match_exists(regexp: str, prefix: str, rest: str) -
 )
 def test_examples(regexp: str, prefix: str, expected: bool) -> None:
     assert may_match_at_start(regexp, prefix) is expected
+
+
+LINE_ATOMS = [*ATOMS, r"\n", r"[^\n]", r"[^a]", r"\S", r"\D", "^", r"\A", r"\Z", "(?s:.)"]
+
+
+def _line_regexps() -> st.SearchStrategy[str]:
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, inner).map("".join),
+            st.tuples(inner, inner).map(lambda pair: f"(?:{pair[0]}|{pair[1]})"),
+            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "*?"])).map(
+                lambda pair: f"(?:{pair[0]}){pair[1]}"
+            ),
+            inner.map(lambda text: f"(?={text})"),
+            inner.map(lambda text: f"(?<!a){text}"),
+            inner.map(lambda text: rf"{text}\b"),
+            inner.map(lambda text: f"{text}$"),
+            inner.map(lambda text: f"(a){text}\\1"),
+        )
+
+    return st.recursive(st.sampled_from(LINE_ATOMS), extend, max_leaves=6)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_line_regexps(), st.lists(st.text(ALPHABET, max_size=6), min_size=1, max_size=4))
+def test_within_lines_means_one_search_of_the_lines_is_a_search_of_each(
+    regexp: str, lines: list[str]
+) -> None:
+    # What ``StartConflicts`` relies on: a match anywhere but at a line's start.
+    if within_lines(regexp):
+        pattern = re.compile(regexp)
+        each = any(pattern.search(line, 1) for line in lines)
+        assert _found_past_line_starts(pattern, "\n".join(lines)) == each
+
+
+@pytest.mark.parametrize(
+    ("regexp", "expected"),
+    [
+        # The lazy subjects' lookaheads of the grammar (``PROFILED_SUBJECT``, ``CACHED_SUBJECT``).
+        (r" \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in ", True),
+        (r" \[[^\n]*\] got cached result: ", True),
+        (r": \d+ available tactics, \b", True),
+        # A newline, a class or category holding one, "." under DOTALL, anchors, lookarounds.
+        (r"a\nb", False),
+        (r"a[^b]c", False),
+        (r"a\sb", False),
+        (r"(?s)a.b", False),
+        (r"a$", False),
+        (r"(?=a)b", False),
+        (r"(?<=a)b", False),
+        (r"(a)\1", False),
+    ],
+)
+def test_within_lines_examples(regexp: str, expected: bool) -> None:
+    assert within_lines(regexp) is expected

@@ -16,7 +16,7 @@ from typing import Any
 
 from lark import Lark
 
-from trtlog.parse.regex_prefix import may_match_at_start, sre_parse
+from trtlog.parse.regex_prefix import may_match_at_start, sre_parse, within_lines
 
 # A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
 _LAZY_SUBJECT = "[^\n]+?(?="
@@ -101,6 +101,9 @@ class _Check:
         # Other terminals tried before it that may match at the body's start.
         self.others = others
         self.at_start = _either(others)
+        # Per lookahead, whether its matches stay within lines: a run of lines is then searched
+        # as one text, not line by line (``_found_past_line_starts``).
+        self._in_lines = tuple(within_lines(after.pattern) for _literal, after in lookaheads)
         # Per ``starts`` of ``clear_all``: whether no earlier literal can take such a body, and
         # the other terminals that may match one (``_AtStart``).
         self._for_starts: dict[tuple[str, ...], tuple[bool, _AtStart]] = {}
@@ -123,12 +126,15 @@ class _Check:
         starts_clear, at_start = known
         if not starts_clear or at_start.found_in(bodies):
             return False
-        for literal, after in self.lookaheads:
+        for (literal, after), in_lines in zip(self.lookaheads, self._in_lines, strict=True):
             if literal is None:
                 return False
-            if literal in bodies and any(
-                after.search(body, 1) for body in bodies.split("\n") if literal in body
-            ):
+            if literal not in bodies:
+                continue
+            if in_lines:
+                if _found_past_line_starts(after, bodies):
+                    return False
+            elif any(after.search(body, 1) for body in bodies.split("\n") if literal in body):
                 return False
         return True
 
@@ -146,6 +152,17 @@ class _Check:
             if any(may_match_at_start(other, start) for start in starts)
         )
         return starts_clear, _AtStart(_either(others))
+
+
+def _found_past_line_starts(pattern: re.Pattern[str], lines: str) -> bool:
+    """Whether ``pattern`` (``within_lines``) matches in one of ``lines`` (joined by "\\n") other
+    than at the line's start: what searching each line from its second character finds."""
+    position = 1
+    while (match := pattern.search(lines, position)) is not None:
+        if lines[match.start() - 1] != "\n":
+            return True
+        position = match.start() + 1
+    return False
 
 
 def _either(regexps: tuple[str, ...]) -> re.Pattern[str] | None:

@@ -6,6 +6,10 @@ which most of those terminals cannot match after ("Applying generic optimization
 name followed by " (<Runner>)"). Deciding that once, from the expression's parse tree, spares
 searching each run for them. The answer errs one way only: False means no match is possible;
 True may mean "not simple to tell" (flags, back references, unknown classes).
+
+``within_lines`` answers a second question for the same checks: whether an expression's matches
+in a text of many lines are exactly its matches in each line on its own, so that one search of
+the whole run stands for a search of each of its lines.
 """
 
 from __future__ import annotations
@@ -138,4 +142,57 @@ def _in_class(items: Any, char: str) -> bool | None:
     return found != negate
 
 
-__all__ = ["may_match_at_start", "sre_parse"]
+def within_lines(regexp: str) -> bool:
+    """True only when no match of ``regexp`` can hold a newline and nothing in it looks past
+    the text it matches (anchors, lookarounds, back references): searching a text of lines
+    then finds a match where, and only where, searching a line on its own finds one. Flags
+    other than the defaults answer False (``.`` matches a newline under DOTALL)."""
+    try:
+        parsed = sre_parse.parse(regexp)
+    except (re.error, TypeError, ValueError):
+        return False
+    if parsed.state.flags & ~re.UNICODE:
+        return False
+    return _newline_free(list(parsed))
+
+
+# Boundaries are the same at a line's ends in a text as at the ends of the line on its own.
+_SAME_IN_LINES = frozenset({"AT_BOUNDARY", "AT_NON_BOUNDARY"})
+
+
+def _newline_free(items: list[Any]) -> bool:
+    for op, value in items:
+        name = str(op)
+        if name == "LITERAL":
+            if value == ord("\n"):
+                return False
+        elif name == "NOT_LITERAL":
+            if value != ord("\n"):
+                return False
+        elif name == "ANY":
+            continue
+        elif name == "IN":
+            if _in_class(value, "\n") is not False:
+                return False
+        elif name == "AT":
+            if str(value) not in _SAME_IN_LINES:
+                return False
+        elif name == "SUBPATTERN":
+            _group, add_flags, del_flags, inner = value
+            if add_flags or del_flags or not _newline_free(list(inner)):
+                return False
+        elif name == "BRANCH":
+            if not all(_newline_free(list(branch)) for branch in value[1]):
+                return False
+        elif name in _REPEATS:
+            if not _newline_free(list(value[2])):
+                return False
+        elif name == "ATOMIC_GROUP":
+            if not _newline_free(list(value)):
+                return False
+        else:
+            return False
+    return True
+
+
+__all__ = ["may_match_at_start", "sre_parse", "within_lines"]
