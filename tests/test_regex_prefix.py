@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from trtlog.parse.lexer_order import _found_past_line_starts
@@ -89,6 +89,11 @@ def _line_regexps() -> st.SearchStrategy[str]:
 
 @settings(max_examples=3000, deadline=None)
 @given(_line_regexps(), st.lists(st.text(ALPHABET, max_size=6), min_size=1, max_size=4))
+# Empty lines: searching one "from its second character" searches it from 0.
+@example("(?:a)*", [""])
+@example("(?:a)*", ["ab", "", "b"])
+@example("(?:a)*", ["ab", "b", ""])
+@example("b", ["ab", "b"])
 def test_within_lines_means_one_search_of_the_lines_is_a_search_of_each(
     regexp: str, lines: list[str]
 ) -> None:

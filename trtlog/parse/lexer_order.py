@@ -157,11 +157,16 @@ class _Check:
 def _found_past_line_starts(pattern: re.Pattern[str], lines: str) -> bool:
     """Whether ``pattern`` (``within_lines``) matches in one of ``lines`` (joined by "\\n") other
     than at the line's start: what searching each line from its second character finds."""
-    position = 1
+    position = 0
     while (match := pattern.search(lines, position)) is not None:
-        if lines[match.start() - 1] != "\n":
+        start = match.start()
+        if start > 0 and lines[start - 1] != "\n":
             return True
-        position = match.start() + 1
+        # At a line's start: that line is searched whole only when it is empty (``search``
+        # starts an empty string's search at 0, not past its end).
+        if start == len(lines) or lines[start] == "\n":
+            return True
+        position = start + 1
     return False
 
 
