@@ -166,3 +166,24 @@ def test_a_table_written_in_groups_reads_back_as_written(
         16,
         6,
     ]
+
+
+def test_grouped_tables_encode_text_by_dictionary_and_keep_the_layers_statistics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Dictionaries and minimum/maximum for every column doubled the time a large tactics
+    # table took to write; numbers keep their statistics, text columns but the layer do not.
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    table = _tactics_like(40)
+    table["kernel"] = [f"kernel_{row % 3}" for row in range(40)]
+    path = tmp_path / "tactics.parquet"
+    write_table(table, path)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+    metadata = pq.ParquetFile(path).metadata
+    names = [metadata.schema.column(index).name for index in range(metadata.num_columns)]
+    first = metadata.row_group(0)
+    columns = {name: first.column(index) for index, name in enumerate(names)}
+    assert columns["layer"].is_stats_set and columns["time_ms"].is_stats_set
+    assert not columns["kernel"].is_stats_set
+    assert columns["kernel"].has_dictionary_page
+    assert not columns["time_ms"].has_dictionary_page
