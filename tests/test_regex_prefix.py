@@ -18,25 +18,30 @@ ALPHABET = "ab (1_"
 ATOMS = ["a", "b", " ", r"\(", "1", "_", "[ab]", "[^a]", r"\d", r"\w", r"\W", r"\s", "."]
 
 
-def _regexps() -> st.SearchStrategy[str]:
-    atom = st.sampled_from(ATOMS)
+def _regexps_of(
+    atoms: list[str], repeats: list[str], wrappers: list[str], max_leaves: int
+) -> st.SearchStrategy[str]:
+    """Expressions built from ``atoms`` by concatenation, alternation, ``repeats`` and
+    ``wrappers`` (format strings around one expression, "{}" standing for it)."""
 
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         return st.one_of(
             st.tuples(inner, inner).map("".join),
             st.tuples(inner, inner).map(lambda pair: f"(?:{pair[0]}|{pair[1]})"),
-            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "*?", "+?"])).map(
-                lambda pair: f"(?:{pair[0]}){pair[1]}"
-            ),
-            inner.map(lambda text: f"(?={text})"),
-            inner.map(lambda text: f"(?!{text})"),
-            inner.map(lambda text: f"({text})"),
-            inner.map(lambda text: rf"{text}\b"),
-            inner.map(lambda text: f"{text}$"),
-            inner.map(lambda text: f"(?i:{text})"),
+            st.tuples(inner, st.sampled_from(repeats)).map(lambda pair: f"(?:{pair[0]}){pair[1]}"),
+            *(inner.map(wrapper.format) for wrapper in wrappers),
         )
 
-    return st.recursive(atom, extend, max_leaves=8)
+    return st.recursive(st.sampled_from(atoms), extend, max_leaves=max_leaves)
+
+
+def _regexps() -> st.SearchStrategy[str]:
+    return _regexps_of(
+        ATOMS,
+        ["*", "+", "?", "{2}", "{1,3}", "*?", "+?"],
+        ["(?={})", "(?!{})", "({})", r"{}\b", "{}$", "(?i:{})"],
+        max_leaves=8,
+    )
 
 
 @settings(max_examples=1500, deadline=None)
@@ -70,21 +75,12 @@ LINE_ATOMS = [*ATOMS, r"\n", r"[^\n]", r"[^a]", r"\S", r"\D", "^", r"\A", r"\Z",
 
 
 def _line_regexps() -> st.SearchStrategy[str]:
-    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        return st.one_of(
-            st.tuples(inner, inner).map("".join),
-            st.tuples(inner, inner).map(lambda pair: f"(?:{pair[0]}|{pair[1]})"),
-            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "*?"])).map(
-                lambda pair: f"(?:{pair[0]}){pair[1]}"
-            ),
-            inner.map(lambda text: f"(?={text})"),
-            inner.map(lambda text: f"(?<!a){text}"),
-            inner.map(lambda text: rf"{text}\b"),
-            inner.map(lambda text: f"{text}$"),
-            inner.map(lambda text: f"(a){text}\\1"),
-        )
-
-    return st.recursive(st.sampled_from(LINE_ATOMS), extend, max_leaves=6)
+    return _regexps_of(
+        LINE_ATOMS,
+        ["*", "+", "?", "{2}", "*?"],
+        ["(?={})", "(?<!a){}", r"{}\b", "{}$", "(a){}\\1"],
+        max_leaves=6,
+    )
 
 
 @settings(max_examples=3000, deadline=None)
