@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -63,7 +62,14 @@ def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
     import pyarrow.parquet as parquet
 
     schema = arrow.Schema.from_pandas(frame, preserve_index=False)
-    text = [column.name for column in schema if _is_text(column.type)]
+    kinds = arrow.types
+    text = [
+        column.name
+        for column in schema
+        if kinds.is_dictionary(column.type)
+        or kinds.is_string(column.type)
+        or kinds.is_large_string(column.type)
+    ]
     # Dictionaries for the text columns alone, and no minimum and maximum of the text columns
     # but the layer's: with Parquet's defaults (both for every column) writing a large tactics
     # table took twice as long, for a file no smaller.
@@ -83,16 +89,6 @@ def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
                 arrow.Table.from_pandas(part, schema=schema, preserve_index=False),
                 row_group_size=ROW_GROUP_ROWS,
             )
-
-
-def _is_text(kind: Any) -> bool:
-    import pyarrow as arrow
-
-    return bool(
-        arrow.types.is_dictionary(kind)
-        or arrow.types.is_string(kind)
-        or arrow.types.is_large_string(kind)
-    )
 
 
 def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[int]]:
