@@ -1,8 +1,8 @@
 """The parsed-log store: parse a log once, query its tables many times.
 
 ``.trtlog/`` in the working directory (or ``$TRTLOG_STORE``) holds one folder per log content
-(named by the SHA-256 of the file's bytes) with the tables as Parquet files, the summary and the
-source's metadata; ``index.json`` maps each log path to its content key together with the
+(named by a BLAKE2b hash of the file's bytes) with the tables as Parquet files, the summary and
+the source's metadata; ``index.json`` maps each log path to its content key together with the
 file's size and modification time, so that a changed file is parsed again; ``current.json``
 names the log that query commands use when no ``--log`` is given.
 """
@@ -42,11 +42,13 @@ def store_dir() -> Path:
 
 
 def content_key(path: Path) -> str:
-    digest = hashlib.sha256()
+    # BLAKE2b: about three times as fast as SHA-256 here (0.85 s against 2.35 s for 1 GB), and
+    # the hashing thread shares the cores with the parsing processes.
+    digest = hashlib.blake2b(digest_size=16)
     with path.open("rb") as stream:
         while chunk := stream.read(_CHUNK):
             digest.update(chunk)
-    return digest.hexdigest()[:32]
+    return digest.hexdigest()
 
 
 def _stat(path: Path) -> dict[str, int]:
@@ -218,7 +220,7 @@ def sources_key(sources: Sources) -> str:
     if [role for role, _ in files] == ["log"]:
         return content_key(files[0][1])
     combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
-    return hashlib.sha256(combined.encode()).hexdigest()[:32]
+    return hashlib.blake2b(combined.encode(), digest_size=16).hexdigest()
 
 
 def load(
