@@ -10,8 +10,9 @@ each of these runs as its own process, timed on the wall clock:
 - a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog choices``;
 - ``trtlog --help``.
 
-Peak memory is the largest resident size of the process tree (workers included), sampled
-from /proc every 20 ms (Linux); elsewhere the process's own peak.
+Peak memory is the largest proportional set size of the process tree (workers included: a
+page that processes share, as workers share what they inherited at fork, is split between them),
+sampled from /proc every 20 ms (Linux); elsewhere the process's own peak resident size.
 
     python bench/run.py --sizes 100M,1G --jobs 2 --json bench/results.json
 """
@@ -137,7 +138,8 @@ def _a_layer(store: Path) -> str:
 
 
 def run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """Wall seconds, peak resident MB of the process tree, and exit status of ``command``."""
+    """Wall seconds, peak MB of the process tree (``_TreeMemory``), and exit status of
+    ``command``."""
     # Output goes to a file: GNU grep stops at the first match when it writes to /dev/null.
     output = tempfile.TemporaryFile()
     start = time.perf_counter()
@@ -156,7 +158,7 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 
 
 class _TreeMemory(threading.Thread):
-    """The largest sum of resident memory over a process and its descendants (Linux)."""
+    """The largest sum of proportional set sizes over a process and its descendants (Linux)."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
@@ -166,18 +168,20 @@ class _TreeMemory(threading.Thread):
     def run(self) -> None:
         if not Path("/proc/self/stat").exists():
             return
-        page_mb = os.sysconf("SC_PAGE_SIZE") / 1e6
         while not self._done.wait(0.02):
-            self.peak_mb = max(self.peak_mb, _tree_pages(self.pid) * page_mb)
+            self.peak_mb = max(self.peak_mb, _tree_kb(self.pid) / 1e3)
 
     def stop(self) -> None:
         self._done.set()
         self.join()
 
 
-def _tree_pages(root: int) -> int:
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024 if hasattr(os, "sysconf") else 4
+
+
+def _tree_kb(root: int) -> int:
     parents: dict[int, int] = {}
-    pages: dict[int, int] = {}
+    resident: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -185,14 +189,26 @@ def _tree_pages(root: int) -> int:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        # After the command name: state, ppid, ..., rss is the 22nd field after it.
-        parents[int(entry.name)], pages[int(entry.name)] = int(fields[1]), int(fields[21])
+        # After the command name: state, ppid, ..., rss (pages) is the 22nd field after it.
+        parents[int(entry.name)], resident[int(entry.name)] = int(fields[1]), int(fields[21])
     tree, grown = {root}, True
     while grown:
         descendants = {pid for pid, parent in parents.items() if parent in tree} - tree
         tree |= descendants
         grown = bool(descendants)
-    return sum(pages.get(pid, 0) for pid in tree)
+    return sum(_proportional_kb(pid, resident.get(pid, 0)) for pid in tree)
+
+
+def _proportional_kb(pid: int, resident_pages: int) -> int:
+    """The process's proportional set size (Linux 4.14+), else its resident size."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return resident_pages * _PAGE_KB
 
 
 def _machine() -> str:
