@@ -95,6 +95,18 @@ def test_cut_points_open_records_and_number_lines() -> None:
         assert after.first_line == data[: after.start].count(b"\n") + 1
 
 
+def test_newlines_are_counted_across_buffer_refills(tmp_path: Path) -> None:
+    # A buffer of 7 bytes: every stretch takes several reads, some ending just before or just
+    # after a newline; CRs and invalid UTF-8 are not newlines.
+    data = b"a\nbb\r\n\n\xff\xfe\ncccccccccccc\nd" * 5 + b"\n\n"
+    path = tmp_path / "lines.log"
+    path.write_bytes(data)
+    counter = parallel_module._NewlineCounter(size=7)
+    with path.open("rb") as stream:
+        for start, end in ((0, len(data)), (0, 0), (3, 4), (5, 40), (len(data) - 2, len(data))):
+            assert counter.count(stream, start, end) == data[start:end].count(b"\n")
+
+
 def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
     # A multi-line message (bare lines under one envelope) must never be cut apart; CRLF line
     # ends and lines without an envelope before the first one are cut as one pass reads them.
