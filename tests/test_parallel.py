@@ -95,6 +95,14 @@ def test_cut_points_open_records_and_number_lines() -> None:
         assert after.first_line == data[: after.start].count(b"\n") + 1
 
 
+def test_a_parse_uses_the_cores_up_to_the_most_useful_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for cores, expected in ((1, 1), (2, 2), (8, 8), (64, 8)):
+        monkeypatch.setattr(parallel_module, "default_jobs", lambda cores=cores: cores)
+        assert parallel_module.default_parse_jobs() == expected
+
+
 def test_newlines_are_counted_across_buffer_refills(tmp_path: Path) -> None:
     # A buffer of 7 bytes: every stretch takes several reads, some ending just before or just
     # after a newline; CRs and invalid UTF-8 are not newlines.

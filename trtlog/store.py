@@ -75,7 +75,7 @@ class Store:
 
     def __init__(self, root: Path | None = None, jobs: int | None = 1) -> None:
         self.root = root or store_dir()
-        # Processes that parse a large log (``trtlog.parse.parallel``); None: the cores.
+        # Processes that parse a large log (``trtlog.parse.parallel``); None: the default.
         self.jobs = jobs
 
     def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
@@ -98,9 +98,9 @@ class Store:
     def _jobs(self) -> int:
         if self.jobs is not None:
             return self.jobs
-        from trtlog.parse.parallel import default_jobs
+        from trtlog.parse.parallel import default_parse_jobs
 
-        return default_jobs()
+        return default_parse_jobs()
 
     def add(
         self,

@@ -46,7 +46,9 @@ def parse(
             "--jobs",
             "-j",
             min=1,
-            help="Processes that parse a large log, this one included (default: the cores).",
+            help=(
+                "Processes that parse a large log, this one included (default: the cores, up to 8)."
+            ),
         ),
     ] = None,
 ) -> None:
@@ -58,12 +60,12 @@ def parse(
     """
     from trtlog.cli.parse_output import write_parse_output
     from trtlog.parse import LogSourceError
-    from trtlog.parse.parallel import default_jobs
+    from trtlog.parse.parallel import default_parse_jobs
     from trtlog.sources import resolve
 
     try:
         sources = resolve(log, layers, profile, times)
-        write_parse_output(sources, output_format.value, out, store, jobs or default_jobs())
+        write_parse_output(sources, output_format.value, out, store, jobs or default_parse_jobs())
     except LogSourceError as error:
         raise fail(str(error)) from None
     except OSError as error:
