@@ -31,6 +31,7 @@ from trtlog.parse.envelope import (
     split_envelope,
 )
 from trtlog.parse.fast_path import FastPath, shared_fast_path
+from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.rows import Item, RowBlock
 
@@ -114,6 +115,9 @@ class RecordParser:
         self.seen_envelope = False
         self.fast = fast
         self._fast_path = shared_fast_path(self._lark) if fast else None
+        # The grammar alone (``fast=False``) is the reference the fast results are tested
+        # against: it tries every text with Lark.
+        self._starts: StartTerminals | None = shared_start_terminals(self._lark) if fast else None
 
     @property
     def fast_path(self) -> FastPath | None:
@@ -245,9 +249,13 @@ class RecordParser:
         lines: list[str],
         raw: str = "",
     ) -> tuple[list[Event] | None, int | None]:
+        text = "\n".join(lines)
+        if self._starts is not None and not self._starts.can_start(start, text):
+            # Lark would fail on the first character, as ``_first_bad_line`` reads its error.
+            return None, 2 if text.startswith("\n") else 1
         self._transformer.begin(envelope, line, end_line, raw)
         try:
-            result = cast("list[Event] | Event", self._lark.parse("\n".join(lines), start=start))
+            result = cast("list[Event] | Event", self._lark.parse(text, start=start))
         except UnexpectedInput as error:
             return None, _first_bad_line(error)
         except Exception:
