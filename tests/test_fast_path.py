@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
-from trtlog.parse import fast_path, parse_file
+from trtlog.parse import fast_path, parse_file, parse_text
 from trtlog.parse.envelope import EnvelopeCache, split_envelope
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
 from trtlog.parse.fast_path import FastPath
@@ -99,6 +99,8 @@ ENVELOPES = [
     "[TensorRT] VERBOSE: ",
     "[V] ",
     "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - ",
+    # trtexec's own lines: the trtexec_message rule.
+    STAMP + "[I] ",
     "",
 ]
 names = st.one_of(
@@ -246,6 +248,28 @@ messages = st.one_of(
         st.one_of(formats, st.sampled_from(["Half(1) to x", "1", "Float(1) to Half(2)"])),
         st.one_of(formats, st.sampled_from(["Half(784,1:8,56,4)", " ", "x to Y"])),
     ),
+    st.builds(
+        lambda runs, gpu, host, end, enqueue: (
+            f"Average on {runs} runs - GPU latency: {gpu} ms - Host latency: {host} ms ({end}"
+            f"enqueue {enqueue} ms)"
+        ),
+        st.sampled_from(["10", "1", "0", "x", "-1"]),
+        numbers,
+        numbers,
+        st.one_of(st.just(""), numbers.map(lambda value: f"end to end {value} ms, ")),
+        numbers,
+    ),
+    st.builds(
+        lambda indent, bar, phase, done, total, tail: (
+            f"{indent}[{bar}] {phase} {done}/{total}{tail}"
+        ),
+        st.sampled_from(["", " ", "  ", "\t"]),
+        st.sampled_from(["=====-----", "----------", "=", "", "==x"]),
+        st.one_of(names, st.sampled_from(["Building engine", "a 1/2", "Timing 3/4 nodes", ""])),
+        st.sampled_from(["0", "3", "12"]),
+        st.sampled_from(["6", "229", "1/2"]),
+        st.sampled_from(["", " ", "x", " 1/2"]),
+    ),
     st.builds(lambda n, s: f"{n} completed in {s} seconds.", names, numbers),
     st.builds(
         lambda n, s, t: f"{n} completed in {s} seconds. {t} completed in {s} seconds.",
@@ -286,6 +310,17 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
     assert_agrees(envelope + message)
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ENVELOPES[:-1]), st.lists(messages, min_size=1, max_size=6))
+def test_bare_lines_parse_the_same_both_ways(envelope: str, bare: list[str]) -> None:
+    # Lines without an envelope under a record (a progress monitor's bars, another program's
+    # output) are parsed on their own: by the fast path where it takes them.
+    text = "\n".join([envelope + "Note: the lines below have no envelope", *bare])
+    fast, slow = parse_text(text), parse_text(text, fast=False)
+    assert same(fast.events, slow.events), text
+    assert fast.counts == slow.counts, text
+
+
 HOT_LINES = [
     STAMP + "[V] [TRT] Tactic Name: sm90_xmma_fprop Tactic: 0xd705508dd9583354 Time: 0.013",
     STAMP + "[V] [TRT] Tactic: 0x00000000000003e8 Time: 0.00193877",
@@ -317,6 +352,12 @@ HOT_LINES = [
     STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
     STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",
     STAMP + "[I] [TRT] Engine generation completed in 12.6 seconds.",
+    STAMP + "[I] Average on 10 runs - GPU latency: 0.0433136 ms - Host latency: 0.0513611 ms "
+    "(enqueue 0.0253128 ms)",
+    STAMP + "[I] Average on 10 runs - GPU latency: 2.1 ms - Host latency: 3.3 ms (end to end "
+    "4.2 ms, enqueue 0.9 ms)",
+    STAMP + "[I] [TRT]   [=---------] Optimizing graph 4/33",
+    "[=====-----] Building engine 3/6",
 ]
 
 

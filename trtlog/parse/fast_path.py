@@ -58,6 +58,7 @@ from trtlog.parse.fast_forms import (
     timing_cache_hit,
     timing_runner,
 )
+from trtlog.parse.fast_forms_runs import TRACE_AVERAGE_LITERAL, progress_update, trace_average
 from trtlog.parse.lexer_order import StartConflicts
 from trtlog.parse.rows import Item
 
@@ -116,6 +117,8 @@ def _candidates(body: str) -> list[_Candidate]:
         candidates.append((foreign_node_metadata, "'" + FOREIGN_NODE_LITERAL))
     elif first in _BY_FIRST:
         candidates.append(_BY_FIRST[first])
+    if (first == "[" or first == " ") and body.lstrip(" ")[:1] == "[":
+        candidates.append((progress_update, "PROGRESS_BAR"))
     for phrase, parse, terminal in _BY_PHRASE:
         if phrase in body:
             if parse is set_tactic_name and body.startswith(("Set Tactic Name: ", " Set")):
@@ -130,6 +133,8 @@ class FastPath:
 
     def __init__(self, lark: Lark, start: str = "message") -> None:
         self._conflicts = StartConflicts(lark, start)
+        # trtexec's own lines start with its own rule (``trtexec_message``).
+        self._trtexec_conflicts = StartConflicts(lark, "trtexec_message")
         # The builder's notes and phase durations: a few lines per layer in 10.x builds
         # ("Set number of tactics to 300 at optimization level 5", "Subgraph compilation
         # completed in 0.38 seconds."), matched by the grammar's own terminals.
@@ -141,9 +146,16 @@ class FastPath:
     def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
         """The event (or row, see ``trtlog.parse.rows``) of a one-line record whose message is
         one of the hot forms, else None."""
-        if not body or envelope.producer == "trtexec" or envelope.producer in FOREIGN_PRODUCERS:
+        if not body or envelope.producer in FOREIGN_PRODUCERS:
             return None
         head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
+        if envelope.producer == "trtexec":
+            # Not remembered with the others: the same text may start another rule here.
+            if body.startswith(TRACE_AVERAGE_LITERAL) and self._trtexec_conflicts.clear(
+                "'" + TRACE_AVERAGE_LITERAL, body
+            ):
+                return trace_average(body, head)
+            return None
         known = self._known.get(body)
         if known is not None:
             remake, rest = known

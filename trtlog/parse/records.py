@@ -222,16 +222,22 @@ class RecordParser:
                 return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
-    def _parse_bare(self, envelope: Envelope, number: int, text: str, suspect: bool) -> list[Event]:
+    def _parse_bare(self, envelope: Envelope, number: int, text: str, suspect: bool) -> list[Item]:
         """A continuation line the record's message did not take, parsed on its own."""
         if not text.strip():
             self.counts.blank += 1
             return []
         inherited = Envelope("none", envelope.timestamp, None, "none")
+        if self._fast_path is not None:
+            # A progress monitor's bars come without an envelope, each under the record above.
+            item = self._fast_path.message(inherited, text, number)
+            if item is not None:
+                self.counts.recognized += 1
+                return [item]
         events, _ = self._try("message", inherited, number, number, [text])
         if events is not None:
             self.counts.recognized += 1
-            return events
+            return list(events)
         if suspect:
             self.counts.unrecognized += 1
             return [
