@@ -2,7 +2,9 @@
 
 Tactic timings, timing runners, format combinations, fastest and chosen tactics, Myelin's tactic
 tables and per-layer memory are over nine lines in ten of a large build's log (with kernel names,
-tactic-pruning counts, the builder's notes and phase durations, a few more). Parsing them with
+tactic-pruning counts, the builder's notes and phase durations, a few more); trtexec's inference
+averages and a progress monitor's bars fill runs of inference and Python builds
+(``trtlog.parse.fast_forms_runs``). Parsing them with
 the grammar costs tens of microseconds a line; the form parsers of ``trtlog.parse.fast_forms``,
 a regular expression each, cost a few. Each one accepts a subset of what its grammar rule
 accepts and builds the event exactly as that rule's transformer does, so the grammar stays the
