@@ -384,6 +384,15 @@ def test_a_message_seen_before_is_made_with_its_own_line(line: str) -> None:
         assert repeated[0] is not first and repeated[0] is not repeated[1]
 
 
+def test_long_messages_are_not_remembered() -> None:
+    fast = FastPath(message_parser())
+    envelope, _ = split_envelope(STAMP + "[V] [TRT] x")
+    long_body = "Not a hot form: " + "x" * 2000
+    assert fast.message(envelope, long_body, 7) is None
+    assert fast.message(envelope, "Not a hot form: short", 8) is None
+    assert list(fast._known) == ["Not a hot form: short"]
+
+
 def test_the_fast_path_forgets_messages_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast_path, "_REMEMBERED", 3)
     fast = FastPath(message_parser())

@@ -167,6 +167,8 @@ class FastPath:
         return item
 
     def _remember(self, body: str, item: Item | None) -> None:
+        if len(body) > _LONGEST_REMEMBERED:
+            return
         if item is None:
             remake = _NOT_HOT
         elif isinstance(item, Event) and type(item) is not FastestTactic:
@@ -223,6 +225,9 @@ class FastPath:
 # come back: they are not kept. At most ``_REMEMBERED`` messages are kept, then all forgotten
 # at once (a build tunes layer after layer).
 _REMEMBERED = 20_000
+# Longer messages are not kept: the hot forms are short, and another program's output can hold
+# lines of thousands of characters (20,000 of them would hold hundreds of MB).
+_LONGEST_REMEMBERED = 1000
 # How an item is made again: a maker of its class taking the head and the values after it.
 _Remake = tuple[Callable[..., Item | None], tuple[Any, ...]]
 
