@@ -46,8 +46,9 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 # More processes than this do not parse one log faster: from about four jobs on, this process
 # (which links the pieces, feeds the table builders and builds the tables) is busy all the
-# time, and further workers only compete with it. On a 16-core machine the 10.x-style 1 GB
-# benchmark log took 27.4 s with 8 jobs and 37.1 s with 16.
+# time, and further workers only wait or compete with it. On 16-core machines the 10.x-style
+# 1 GB benchmark log took 27.4 s with 8 jobs and 37.1 s with 16 in one run, 29.9 s and 31.3 s
+# in another.
 MOST_USEFUL_JOBS = 8
 
 
