@@ -149,9 +149,10 @@ def test_sample_builds_read_by_hand(tmp_path: Path) -> None:
     )
     # Each sample log builds tinycnn.onnx: "--onnx=tinycnn.onnx", "Model: tinycnn.onnx",
     # "Input filename: tinycnn.onnx".
-    assert list(builds["model"]) == ["tinycnn"] * 3
-    # "[TensorRT v100300]"-style headers and version lines: 10.3.0, 10.8.0, 8.4.3 (sorted as text).
-    assert list(builds["tensorrt_version"]) == ["10.3.0", "10.8.0", "8.4.3"]
+    assert list(builds["model"]) == ["tinycnn"] * 4
+    # "[TensorRT v100300]"-style headers, version lines and library names: 10.13.3, 10.3.0,
+    # 10.8.0, 8.4.3 (sorted as text).
+    assert list(builds["tensorrt_version"]) == ["10.13.3", "10.3.0", "10.8.0", "8.4.3"]
     eight = builds[builds["tensorrt_version"] == "8.4.3"].iloc[0]
     # trtexec_8.x_build.log: five "Chose Runner Type" lines; run on 06/14/2023 with --fp16.
     assert eight["choices"] == 5
@@ -184,7 +185,7 @@ def test_regressions_find_the_layer_that_got_slower(tmp_path: Path) -> None:
 def test_trends_per_model_and_version(tmp_path: Path) -> None:
     dataset = sample_dataset(tmp_path / "dataset")
     table = trends(dataset)
-    assert set(table["tensorrt_version"]) == {"8.4.3", "10.3.0", "10.8.0"}
+    assert set(table["tensorrt_version"]) == {"8.4.3", "10.3.0", "10.8.0", "10.13.3"}
     assert (table["logs"] == 1).all()
     for _, row in table.iterrows():
         path = next(
@@ -218,7 +219,7 @@ def test_query_command_formats_and_errors(tmp_path: Path) -> None:
         ["query", str(tmp_path / "dataset"), "SELECT count(*) AS n FROM builds", "-f", "json"],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == [{"n": 3}]
+    assert json.loads(result.stdout) == [{"n": len(list(SAMPLES.glob("*.log")))}]
     bad = runner.invoke(app, ["query", str(tmp_path / "dataset"), "SELECT nothing FROM nowhere"])
     assert bad.exit_code == 2 and bad.stderr.startswith("trtlog: SQL error")
     assert len(bad.stderr.strip().splitlines()) == 1

@@ -101,6 +101,9 @@ ENVELOPES = [
     "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - ",
     # trtexec's own lines: the trtexec_message rule.
     STAMP + "[I] ",
+    # TensorRT-Edge-LLM's logger.
+    "[13:47:39.127] [DEBUG] [TensorRT] ",
+    "[13:47:39.127] [INFO] ",
     "",
 ]
 names = st.one_of(

@@ -507,3 +507,33 @@ def test_timestamps_are_local_wall_clock() -> None:
     envelope, body = split_envelope("[01/01/2022-16:13:43] [V] [TRT] Original: 18 layers")
     assert envelope.timestamp == datetime(2022, 1, 1, 16, 13, 43)
     assert (envelope.severity, envelope.producer, body) == ("verbose", "trt", "Original: 18 layers")
+
+
+@pytest.mark.parametrize(
+    ("line", "severity", "producer", "body"),
+    [
+        # TensorRT's own messages through TensorRT-Edge-LLM's logger (VERBOSE printed as DEBUG).
+        ("[13:47:39.127] [DEBUG] [TensorRT] Original: 18 layers", "verbose", "trt",
+         "Original: 18 layers"),
+        ("[13:47:39.127] [UNKNOWN] [TensorRT] x", "internal_error", "trt", "x"),
+        # Its own messages name their source: never TensorRT's.
+        ("[13:48:27.826] [INFO] [builderUtils.cpp:328:buildAndSerializeEngine] Engine saved to /e",
+         "info", "edgellm", "Engine saved to /e"),
+        ("[13:48:27.826] [WARNING] Without a source", "warning", "logger", "Without a source"),
+    ],
+)  # fmt: skip
+def test_edge_llm_stamps_are_a_time_of_day(
+    line: str, severity: str, producer: str, body: str
+) -> None:
+    from trtlog.parse.envelope import UNDATED, EnvelopeCache, split_envelope
+
+    envelope, rest = split_envelope(line)
+    assert EnvelopeCache().split(line) == (envelope, rest)
+    assert envelope.timestamp is not None and envelope.timestamp.date() == UNDATED
+    assert envelope.timestamp.time().isoformat() == line[1:13] + "000"
+    assert (envelope.style, envelope.severity, envelope.producer, rest) == (
+        "edge-llm",
+        severity,
+        producer,
+        body,
+    )

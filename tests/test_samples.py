@@ -104,3 +104,34 @@ def test_python_api_sample() -> None:
     assert summary.log_style == "python-api"
     # "Trying to load shared library libnvinfer_builder_resource.so.10.3.0"
     assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("10.3.0", "library name")
+
+
+def test_edge_llm_sample() -> None:
+    log = parse_strict(SAMPLES / "edge_llm_build.log")
+    # Its own two messages name their source file: not TensorRT's.
+    assert [f.line for f in log.of(Foreign)] == [1, 29]
+    timings = log.of(TacticTiming)
+    assert [(t.layer, str(t.tactic), t.time_ms) for t in timings] == [
+        ("/conv1/Conv + /relu1/Relu", "0x0d4e2f7a19c3b865", 0.0211),
+        ("/conv1/Conv + /relu1/Relu", "0x7b33e0c5d2a1f094", 0.0187),
+    ]
+    # "[DEBUG]" is TensorRT's verbose level; the stamps keep their milliseconds.
+    assert {t.severity for t in timings} == {"verbose"}
+    assert timings[0].timestamp.time().isoformat() == "14:02:10.431000"
+    (warning,) = log.of(Diagnostic)
+    assert warning.severity == "warning" and warning.line == 30
+    summary = summarize(log)
+    assert summary.log_style == "tensorrt-edge-llm"
+    # "Loaded shared library libnvinfer_builder_resource.so.10.13.3"
+    assert summary.tensorrt_version == "10.13.3"
+
+
+def test_edge_llm_sample_timeline_is_measured_to_the_millisecond() -> None:
+    from trtlog.analysis import stream_build_log
+    from trtlog.sources import Sources
+
+    timeline = stream_build_log(Sources(log=str(SAMPLES / "edge_llm_build.log"))).table("timeline")
+    first = timeline.iloc[0]
+    # From the first stamp (14:02:10.004) to the ONNX parser's banner (.391).
+    assert (first["phase"], first["source"]) == ("initialisation", "timestamps (1 ms)")
+    assert first["seconds"] == pytest.approx(0.387)

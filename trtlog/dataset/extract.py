@@ -21,6 +21,7 @@ from trtlog.analysis.stream import TableStream
 from trtlog.dataset.columns import normalise
 from trtlog.events import OnnxModelInfo, RunHeader
 from trtlog.parse import LogSourceError
+from trtlog.parse.envelope import UNDATED
 from trtlog.parse.reader import open_log
 from trtlog.parse.rows import TIMESTAMP, Item
 from trtlog.sources import read_sources, resolve
@@ -105,7 +106,8 @@ def extract_log(path: str) -> LogResult:
         def sink(item: Item) -> None:
             if not first_stamp:
                 stamp = item[TIMESTAMP] if isinstance(item, tuple) else item.timestamp
-                if stamp is not None:
+                # A time of day alone (TensorRT-Edge-LLM) says nothing of the date.
+                if stamp is not None and stamp.date() != UNDATED:
                     first_stamp.append(stamp)
             stream.feed(item)
 

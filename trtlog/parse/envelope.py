@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
-from functools import cache
+from datetime import date, datetime
+from functools import cache, lru_cache
 from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
@@ -34,8 +34,23 @@ LEVELS = {
     "CRITICAL": "critical",
 }
 
-# Producers whose lines are never TensorRT messages: Python logging of other loggers.
-FOREIGN_PRODUCERS = frozenset({"python"})
+# TensorRT-Edge-LLM's level words: it prints TensorRT's VERBOSE as DEBUG and INTERNAL_ERROR as
+# UNKNOWN.
+EDGE_LLM_LEVELS = {
+    "DEBUG": "verbose",
+    "INFO": "info",
+    "WARNING": "warning",
+    "ERROR": "error",
+    "UNKNOWN": "internal_error",
+}
+# The date of a stamp that gives the time of day only (TensorRT-Edge-LLM's): offsets between
+# lines hold, the day is unknown.
+UNDATED = date(1900, 1, 1)
+
+# Producers whose lines are never TensorRT messages: Python logging of other loggers, and
+# TensorRT-Edge-LLM's own messages (which name their source file where TensorRT's say
+# "[TensorRT]").
+FOREIGN_PRODUCERS = frozenset({"python", "edgellm"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
@@ -68,6 +83,32 @@ def parse_timestamp(text: str) -> datetime | None:
         )
     except ValueError:
         return None
+
+
+# Millisecond stamps rarely repeat: only the latest are kept.
+@lru_cache(maxsize=4096)
+def parse_clock_stamp(text: str) -> datetime | None:
+    """``[HH:MM:SS.mmm]``: a time of day, on the day ``UNDATED``."""
+    try:
+        return datetime.combine(
+            UNDATED,
+            datetime.min.time().replace(
+                hour=int(text[1:3]),
+                minute=int(text[4:6]),
+                second=int(text[7:9]),
+                microsecond=int(text[10:13]) * 1000,
+            ),
+        )
+    except ValueError:
+        return None
+
+
+def _edge_llm_envelope(stamp: str, level: str, source: str | None) -> Envelope:
+    if source is None:
+        producer = "logger"
+    else:
+        producer = "trt" if source == "TensorRT" else "edgellm"
+    return Envelope("edge-llm", parse_clock_stamp(stamp), EDGE_LLM_LEVELS[level], producer)
 
 
 def _level(tag: Token | str) -> str:
@@ -131,6 +172,13 @@ class EnvelopeTransformer(Transformer):
     def jetson_envelope(self, tag: Token) -> Envelope:
         return Envelope("jetson-inference", None, None, "trt")
 
+    def edge_llm_envelope(self, stamp: Token, level: Token, source: Token | None) -> Envelope:
+        return _edge_llm_envelope(
+            stamp.rstrip(),
+            level.strip().strip("[]"),
+            None if source is None else source.strip()[1:-1],
+        )
+
 
 @cache
 def envelope_parser() -> Lark:
@@ -163,6 +211,11 @@ _TIMESTAMPED = re.compile(
 )
 
 
+# TensorRT-Edge-LLM's: "[13:47:39.127] [INFO] [TensorRT] " (``SOURCE_TAG`` in envelope.lark).
+_CLOCKED = re.compile(
+    r"(\[\d\d:\d\d:\d\d\.\d{3}\]) ?\[(DEBUG|INFO|WARNING|ERROR|UNKNOWN)\] ?"
+    r"(?:\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?)?"
+)
 # Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
 _UNSTAMPED = re.compile(
     r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL_ERROR): ?"
@@ -188,9 +241,12 @@ class EnvelopeCache:
         make = _envelope
         if match is None:
             match = _UNSTAMPED.match(line)
+            make = _unstamped_envelope
+        if match is None:
+            match = _CLOCKED.match(line)
+            make = _clocked_envelope
             if match is None:
                 return None
-            make = _unstamped_envelope
         end = match.end()
         prefix = line[:end]
         envelope = self._envelopes.get(prefix)
@@ -199,6 +255,11 @@ class EnvelopeCache:
             if len(self._envelopes) > 4096:
                 self._envelopes.clear()
         return envelope, line[end:]
+
+
+def _clocked_envelope(match: re.Match[str]) -> Envelope:
+    stamp, level, source = match.groups()
+    return _edge_llm_envelope(stamp, level, source)
 
 
 def _unstamped_envelope(match: re.Match[str]) -> Envelope:

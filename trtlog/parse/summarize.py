@@ -47,6 +47,7 @@ _STYLE_NAMES = {
     "torch-tensorrt": "torch-tensorrt",
     "python-logging": "torch-tensorrt",
     "jetson-inference": "jetson-inference",
+    "edge-llm": "tensorrt-edge-llm",
     "none": "bare",
 }
 
