@@ -367,6 +367,8 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("builder_note", M, "Applying generic optimizations to the graph for inference.", "BuilderNote", {}),
     ("builder_note", M, "Detected 1 inputs and 3 output network tensors.", "BuilderNote", {}),
     ("builder_note", M, "[runner] Allocating resources for 1 graphs.", "BuilderNote", {}),
+    ("builder_note", M, "[GraphReduction] The approximate region cut reduction algorithm is called.",
+     "BuilderNote", {}),
     # --- diagnostics ----------------------------------------------------------------------------------
     ("diagnostic", D, "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support INT64. Attempting to cast down to INT32.",
      "Diagnostic", {"location": "onnx2trt_utils.cpp:374", "error_code": None}),
