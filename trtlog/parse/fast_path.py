@@ -4,17 +4,17 @@ Tactic timings, timing runners, format combinations, fastest and chosen tactics,
 tables and per-layer memory are over nine lines in ten of a large build's log (with kernel names,
 tactic-pruning counts, the builder's notes and phase durations, a few more); trtexec's inference
 averages and a progress monitor's bars fill runs of inference and Python builds
-(``trtlog.parse.fast_forms_runs``). Parsing them with
-the grammar costs tens of microseconds a line; the form parsers of ``trtlog.parse.fast_forms``,
-a regular expression each, cost a few. Each one accepts a subset of what its grammar rule
-accepts and builds the event exactly as that rule's transformer does, so the grammar stays the
-specification: ``tests/test_fast_path.py`` runs both on every line of the corpus and on
-generated lines and fails on any difference. A line the fast path does not take (or takes no
-part of) goes to the grammar, so a new form is added to the grammar first and may be added to
-``fast_forms`` later.
+(``trtlog.parse.fast_forms_runs``). Parsing them with the grammar costs tens of microseconds a
+line; the form parsers of ``trtlog.parse.fast_forms``, a regular expression each, cost a few.
+Each one accepts a subset of what its grammar rule accepts and builds the event exactly as that
+rule's transformer does, so the grammar stays the specification: ``tests/test_fast_path.py``
+runs both on every line of the corpus and on generated lines and fails on any difference. A line
+the fast path does not take (or takes no part of) goes to the grammar, so a new form is added to
+the grammar first and may be added to ``fast_forms`` later.
 
 Only single-line records are taken here: a record with continuation lines is the grammar's,
-which decides how many of them the message spans. And a line is only taken when the grammar's
+which decides how many of them the message spans (the lines it leaves are then offered here one
+by one, as the grammar would parse each on its own). And a line is only taken when the grammar's
 lexer would start it with the same terminal: Lark tries the terminals a message may start with
 in a fixed order, and a lazy one such as ``PROFILED_SUBJECT`` (anything up to " (<Runner>)
 profiling completed in ") comes before literals such as "=============== Computing costs for".
