@@ -103,7 +103,7 @@ ENVELOPES = [
     STAMP + "[I] ",
     # TensorRT-Edge-LLM's logger.
     "[13:47:39.127] [DEBUG] [TensorRT] ",
-    "[13:47:39.127] [INFO] ",
+    "[13:47:39.127] [INFO] [llmBuilder.cpp:212:build] ",
     "",
 ]
 names = st.one_of(

@@ -521,7 +521,6 @@ def test_timestamps_are_local_wall_clock() -> None:
         # Its own messages name their source: never TensorRT's.
         ("[13:48:27.826] [INFO] [builderUtils.cpp:328:buildAndSerializeEngine] Engine saved to /e",
          "info", "edgellm", "Engine saved to /e"),
-        ("[13:48:27.826] [WARNING] Without a source", "warning", "logger", "Without a source"),
     ],
 )  # fmt: skip
 def test_edge_llm_stamps_are_a_time_of_day(
@@ -539,3 +538,13 @@ def test_edge_llm_stamps_are_a_time_of_day(
         producer,
         body,
     )
+
+
+def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
+    # Many programs print "[HH:MM:SS.mmm] [INFO] " before their own lines; TensorRT-Edge-LLM
+    # always names the source.
+    from trtlog.parse.envelope import EnvelopeCache, split_envelope
+
+    line = "[13:48:27.826] [INFO] Some program's message"
+    assert split_envelope(line) == (NO_ENVELOPE, line)
+    assert EnvelopeCache().split(line) in (None, (NO_ENVELOPE, line))

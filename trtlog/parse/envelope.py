@@ -103,11 +103,8 @@ def parse_clock_stamp(text: str) -> datetime | None:
         return None
 
 
-def _edge_llm_envelope(stamp: str, level: str, source: str | None) -> Envelope:
-    if source is None:
-        producer = "logger"
-    else:
-        producer = "trt" if source == "TensorRT" else "edgellm"
+def _edge_llm_envelope(stamp: str, level: str, source: str) -> Envelope:
+    producer = "trt" if source == "TensorRT" else "edgellm"
     return Envelope("edge-llm", parse_clock_stamp(stamp), EDGE_LLM_LEVELS[level], producer)
 
 
@@ -172,12 +169,8 @@ class EnvelopeTransformer(Transformer):
     def jetson_envelope(self, tag: Token) -> Envelope:
         return Envelope("jetson-inference", None, None, "trt")
 
-    def edge_llm_envelope(self, stamp: Token, level: Token, source: Token | None) -> Envelope:
-        return _edge_llm_envelope(
-            stamp.rstrip(),
-            level.strip().strip("[]"),
-            None if source is None else source.strip()[1:-1],
-        )
+    def edge_llm_envelope(self, stamp: Token, level: Token, source: Token) -> Envelope:
+        return _edge_llm_envelope(stamp.rstrip(), level.strip().strip("[]"), source.strip()[1:-1])
 
 
 @cache
@@ -214,7 +207,7 @@ _TIMESTAMPED = re.compile(
 # TensorRT-Edge-LLM's: "[13:47:39.127] [INFO] [TensorRT] " (``SOURCE_TAG`` in envelope.lark).
 _CLOCKED = re.compile(
     r"(\[\d\d:\d\d:\d\d\.\d{3}\]) ?\[(DEBUG|INFO|WARNING|ERROR|UNKNOWN)\] ?"
-    r"(?:\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?)?"
+    r"\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?"
 )
 # Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
 _UNSTAMPED = re.compile(
