@@ -16,6 +16,8 @@ from functools import cache
 
 from lark import Lark
 
+from trtlog.parse.lexer_order import start_state_terminals
+
 
 class StartTerminals:
     """Per start rule, an expression matching where one of its first terminals matches."""
@@ -33,9 +35,7 @@ class StartTerminals:
         return pattern.match(text) is not None
 
     def _pattern(self, start: str) -> re.Pattern[str]:
-        frontend = self._lark.parser
-        state = frontend.parser.parser.parse_table.start_states[start]
-        terminals = frontend.lexer.lexers[state].scanner.terminals
+        terminals = start_state_terminals(self._lark, start)
         alternatives = "|".join(f"(?:{terminal.pattern.to_regexp()})" for terminal in terminals)
         # No terminal at all: nothing can start, as the lexer would find.
         return re.compile(alternatives or "(?!)", self._lark.options.g_regex_flags)

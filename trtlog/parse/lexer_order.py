@@ -29,9 +29,7 @@ class StartConflicts:
     the line instead. Terminals are named as Lark names them; a literal as "'" + its text."""
 
     def __init__(self, lark: Lark, start: str) -> None:
-        frontend = lark.parser
-        state = frontend.parser.parser.parse_table.start_states[start]
-        self._order = list(frontend.lexer.lexers[state].scanner.terminals)
+        self._order = start_state_terminals(lark, start)
         self._names = [_name(definition) for definition in self._order]
         self._checks: dict[str, _Check] = {}
 
@@ -78,6 +76,13 @@ class StartConflicts:
             if firsts is None or theirs is None or firsts & theirs:
                 others.append(regexp)
         return _Check(tuple(prefixes), tuple(lookaheads), tuple(others))
+
+
+def start_state_terminals(lark: Lark, start: str) -> list[Any]:
+    """The terminals the contextual lexer tries at the start of ``start``, in its order."""
+    frontend = lark.parser
+    state = frontend.parser.parser.parse_table.start_states[start]
+    return list(frontend.lexer.lexers[state].scanner.terminals)
 
 
 def _name(definition: Any) -> str:
@@ -313,4 +318,4 @@ def _class_chars(items: Any) -> set[str] | None:
     return chars
 
 
-__all__ = ["StartConflicts"]
+__all__ = ["StartConflicts", "start_state_terminals"]
