@@ -369,6 +369,8 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("builder_note", M, "[runner] Allocating resources for 1 graphs.", "BuilderNote", {}),
     ("builder_note", M, "[GraphReduction] The approximate region cut reduction algorithm is called.",
      "BuilderNote", {}),
+    ("builder_note", M, "BuilderFlag::kTF32 is set but hardware does not support TF32. Disabling TF32.",
+     "BuilderNote", {}),
     # --- diagnostics ----------------------------------------------------------------------------------
     ("diagnostic", D, "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support INT64. Attempting to cast down to INT32.",
      "Diagnostic", {"location": "onnx2trt_utils.cpp:374", "error_code": None}),
