@@ -137,6 +137,29 @@ def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
     assert parse.counts == whole.counts
 
 
+def test_a_list_is_never_cut_from_the_line_that_announces_it(tmp_path: Path) -> None:
+    # 7.1 prints "Layers running on GPU:" and then the layers on one line of their own; with
+    # pieces of 200 bytes every line opens a possible cut, the list lines must not be one.
+    stamp = "[02/21/2021-22:46:{:02d}] [I] [TRT] "
+    lines = []
+    for second in range(30):
+        lines.append(stamp.format(second) + "--------------- Layers running on GPU: ")
+        lines.append(stamp.format(second) + f"conv_{second} + relu_{second}, pool_{second}")
+    path = tmp_path / "placement.log"
+    path.write_text("\n".join(lines) + "\n")
+    pieces = cut(str(path), 200)
+    assert pieces is not None and len(pieces) > 5
+    data = path.read_bytes()
+    for piece in pieces[1:]:
+        assert data[piece.start :].startswith(b"[02/21/2021-22:46:"), piece
+        assert b"Layers running on GPU" in data[piece.start : piece.start + 80], piece
+    whole = parse_file(path)
+    assert whole.counts.unrecognized == 0
+    events, parse = parallel_events(path, 2, 200)
+    assert events == whole.events
+    assert parse.counts == whole.counts
+
+
 def test_what_cannot_be_cut_is_parsed_in_one_pass(tmp_path: Path) -> None:
     sample = SAMPLES / "trtexec_10.x_build_inference_profile.log"
     zipped = tmp_path / "build.log.gz"

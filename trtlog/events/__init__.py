@@ -29,7 +29,7 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import Event, TacticId, Tensor
-from trtlog.events.diagnostics import AffectedWeights, Diagnostic
+from trtlog.events.diagnostics import AffectedWeights, AnnouncedNodes, Diagnostic
 from trtlog.events.engine import (
     EngineBinding,
     EngineLayer,
@@ -185,6 +185,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     BuilderNote,
     Diagnostic,
     AffectedWeights,
+    AnnouncedNodes,
     Unrecognized,
     Foreign,
 )

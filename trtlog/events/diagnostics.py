@@ -34,3 +34,17 @@ class AffectedWeights(Event):
 
     family: ClassVar[str] = "diagnostics"
     weights: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnnouncedNodes(Event):
+    """The line of names that the message on the line before it announced: 10.x's ``Detected
+    layernorm nodes in FP16.`` warning is followed by the nodes, comma-separated, at VERBOSE
+    (9.x prints them after the warning on its own line); 7.1 on DLA platforms follows
+    ``--------------- Layers running on GPU:`` with the layers. ``announcement`` is that
+    message's text. Recognised by its place in the log (``trtlog.parse.announced``), not by a
+    grammar rule."""
+
+    family: ClassVar[str] = "diagnostics"
+    announcement: str
+    nodes: tuple[str, ...]

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from trtlog.parse import StreamItems
+from trtlog.parse.announced import announces
 from trtlog.parse.collection import rare_collections
-from trtlog.parse.envelope import NO_ENVELOPE, EnvelopeCache
+from trtlog.parse.envelope import NO_ENVELOPE, EnvelopeCache, split_envelope
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts
@@ -271,14 +272,35 @@ def _next_opening(stream: BinaryIO, offset: int, envelopes: EnvelopeCache, size:
             skipped = stream.readline()
             position = offset + len(skipped)
     limit = min(size, offset + _SEARCH_BYTES)
+    previous = _line_before(stream, position)
     while position < limit:
         line = stream.readline()
         if not line:
             return None
-        if _opens_record(line, envelopes):
+        # A line after one that announces a list on it is parsed with what came before.
+        if _opens_record(line, envelopes) and not _announces(previous, envelopes):
             return position
         position += len(line)
+        previous = line
     return None
+
+
+def _line_before(stream: BinaryIO, position: int) -> bytes:
+    """The line that ends just before ``position`` (a line start), up to 4 KB of it; the
+    stream is left at ``position``."""
+    start = max(0, position - 4096)
+    stream.seek(start)
+    data = stream.read(position - start)
+    stream.seek(position)
+    return data[data.rfind(b"\n", 0, len(data) - 1) + 1 :]
+
+
+def _announces(line: bytes, envelopes: EnvelopeCache) -> bool:
+    """Whether ``line`` may announce a list on the line after it (``trtlog.parse.announced``)."""
+    text = line.decode("utf-8", errors="replace").rstrip("\r\n")
+    if not text:
+        return False
+    return announces((envelopes.split(text) or split_envelope(text))[1])
 
 
 def _opens_record(line: bytes, envelopes: EnvelopeCache) -> bool:

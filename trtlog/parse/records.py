@@ -21,6 +21,7 @@ from trtlog.events.base import Event
 from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
 from trtlog.events.records import Foreign, Unrecognized
+from trtlog.parse.announced import Announcement, announcement, announces, listed
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
@@ -118,16 +119,32 @@ class RecordParser:
         # The grammar alone (``fast=False``) is the reference the fast results are tested
         # against: it tries every text with Lark.
         self._starts: StartTerminals | None = shared_start_terminals(self._lark) if fast else None
+        self._announced: Announcement | None = None
 
     @property
     def fast_path(self) -> FastPath | None:
         return self._fast_path
 
     def parse(self, record: Record | RowBlock) -> list[Item]:
-        counts = self.counts
         if type(record) is RowBlock:
+            self._announced = None
             return [self._count_block(record)]
         assert isinstance(record, Record)
+        items = self._parse_record(record)
+        # A list announced by the record before (``trtlog.parse.announced``).
+        announced, self._announced = self._announced, None
+        if record.continuation:
+            return items
+        if announced is not None and len(items) == 1 and type(items[0]) is Unrecognized:
+            items = listed(announced, items[0], record.body)  # type: ignore[assignment]
+            self.counts.unrecognized -= 1
+            self.counts.recognized += 1
+        elif announces(record.body):
+            self._announced = announcement(record.body, items)
+        return items
+
+    def _parse_record(self, record: Record) -> list[Item]:
+        counts = self.counts
         if self._fast_path is not None and not record.continuation:
             event = self._fast_path.message(record.envelope, record.body, record.line)
             if event is not None:
