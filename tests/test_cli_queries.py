@@ -232,6 +232,22 @@ def test_store_folder_is_named_by_the_content_of_the_log(private_store: Path) ->
     assert (private_store / digest / "tactics.parquet").is_file()
 
 
+def test_a_log_is_stored_when_the_summary_reader_stops_early(
+    private_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "trtlog parse LOG | head": writing the summary fails with a broken pipe; the parse is done
+    # and is kept.
+    import trtlog.cli.render_summary as render_summary
+
+    def broken_pipe(*_arguments: object) -> None:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(render_summary, "render_summary", broken_pipe)
+    assert invoke("parse", str(SAMPLE))[0] != 0
+    assert (private_store / "current.json").is_file()
+    assert invoke("stages")[0] == 0
+
+
 def test_store_add_keeps_a_log_under_the_key_it_is_given(private_store: Path) -> None:
     sources = Sources(log=str(SAMPLE))
     Store(private_store).add(sources, stream_build_log(sources), key="given")

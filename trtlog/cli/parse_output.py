@@ -45,10 +45,17 @@ def write_parse_output(
             _write_document(parsed, log, out)
         else:
             log = stream_build_log(readable, jobs)
-            with _output(out) as stream:
-                from trtlog.cli.render_summary import render_summary
+            try:
+                with _output(out) as stream:
+                    from trtlog.cli.render_summary import render_summary
 
-                render_summary(log.summary, stream)
+                    render_summary(log.summary, stream)
+            finally:
+                # The log is parsed: it is kept even when the summary's reader stops early
+                # (``trtlog parse LOG | head``, a broken pipe).
+                if key is not None:
+                    Store().add(sources, log, readable, key=key.result())
+            return
         if key is not None:
             Store().add(sources, log, readable, key=key.result())
 
