@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trtlog.events import AnnouncedNodes, Event, LayersRunningOn, Unrecognized
+from trtlog.events.makers import HEAD_FIELDS, keyword_maker
 from trtlog.parse.rows import Item
 
 # 7.1's header, as the grammar's layers_running_on takes it (8.x's form lists one layer a line).
@@ -50,17 +51,8 @@ def listed(announced: Announcement, line: Unrecognized, body: str) -> list[Event
     """The event of an unrecognised one-line record that follows ``announced``: one for the
     line, so that the timeline still counts it as one line."""
     names = tuple(name.strip() for name in body.split(", ") if name.strip())
-    return [
-        AnnouncedNodes(
-            line=line.line,
-            end_line=line.end_line,
-            timestamp=line.timestamp,
-            severity=line.severity,
-            producer=line.producer,
-            announcement=announced.text,
-            nodes=names,
-        )
-    ]
+    head = (getattr(line, name) for name in HEAD_FIELDS)
+    return [keyword_maker(AnnouncedNodes)(*head, announcement=announced.text, nodes=names)]
 
 
 __all__ = ["Announcement", "announcement", "announces", "listed"]
