@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from lark import Lark, Tree
 
-from trtlog.events.base import TacticId
+from trtlog.events.base import TacticId, Tensor
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_grammar, message_parser
 
 M, T, D, F = "message", "trtexec_message", "diagnostic", "foreign_message"
+# trtexec's own warnings and errors.
+TW = "trtexec_warning"
 
 CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     # --- run ---------------------------------------------------------------------------------
@@ -174,6 +176,14 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("only_tactic", M, "Tactic: 0 is the only option, timing skipped", "TacticSkipped", {"reason": "only option"}),
     ("tactic_skipped_for_memory", M, "UNSUPPORTED_STATE: Skipping tactic 0 due to insufficient memory on requested size of 2688 detected for tactic 0x0000000000000000.",
      "TacticSkipped", {"reason": "insufficient memory", "scratch_requested": 2688}),
+    ("tactic_skipped_for_memory", M, "UNSUPPORTED_STATESkipping tactic 4 due to insufficient memory on requested size of 66048 detected for tactic 0x000000000000001f.",
+     "TacticSkipped", {"tactic": TacticId(0x1F), "reason": "insufficient memory", "scratch_requested": 66048}),
+    ("tactic_skipped_for_device_memory", M, "Skipping tactic 3 due to insuficient memory on requested size of 449 detected for tactic 4.\nTry decreasing the workspace size with IBuilderConfig::setMaxWorkspaceSize().",
+     "TacticSkipped", {"tactic": TacticId(4), "reason": "insufficient memory", "scratch_requested": None, "end_line": 2}),
+    ("tactic_skipped_for_device_memory", M, "Skipping tactic 0 due to insuficient memory on requested size of 26931712 detected for tactic 0.",
+     "TacticSkipped", {"tactic": TacticId(0), "scratch_requested": None}),
+    ("tactic_device_request", M, "Tactic Device request: 448MB Available: 425MB. Device memory is insufficient to use tactic.",
+     "TacticDeviceRequest", {"requested_bytes": 448 * 2**20, "available_bytes": 425 * 2**20}),
     ("set_tactic_name", M, "vgg0_conv4_fwd + vgg0_relu4_fwd (scudnn) Set Tactic Name: volta_scudnn_128x128_relu_medium_nn_v1",
      "SetTacticName", {"subject": "vgg0_conv4_fwd + vgg0_relu4_fwd", "variant": "scudnn", "tactic": None}),
     ("set_tactic_name", M, "Conv__25 + Relu Set Tactic Name: maxwell_scudnn_128x32_relu_medium_nn_v1 Tactic: 1062367460111450758",
@@ -291,6 +301,11 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("engine_layer_detailed", M, "Name: /conv1/Conv + /relu/Relu, LayerType: CaskConvolution, Inputs: [ { Name: input0, Location: Device, Dimensions: [1,3,224,224], Format/Datatype: Row major linear FP32 }], Outputs: [ { Name: /relu/Relu_output_0, Location: Device, Dimensions: [1,64,112,112], Format/Datatype: Row major linear FP32 }], ParameterType: Convolution, Kernel: [7,7], Weights: {\"Type\": \"Float\", \"Count\": 9408}, TacticName: ampere_scudnn_128x64_relu_xregs_large_nn_v1, TacticValue: 0x5deb29b7a8e275f7",
      "EngineLayer", {"name": "/conv1/Conv + /relu/Relu", "layer_type": "CaskConvolution", "kernel": "ampere_scudnn_128x64_relu_xregs_large_nn_v1",
                      "tactic": TacticId(0x5DEB29B7A8E275F7)}),
+    # 10.x: Myelin's layers name no location.
+    ("engine_layer_detailed", M, "Name: __myl_GathGathMulAdd_myl0_0, LayerType: kgen, Inputs: [ { Name: pos_ids, Dimensions: [1,40], Format/Datatype: Int32 }, { Name: sent_ids, Dimensions: [1,40], Format/Datatype: Int32 }], Outputs: [ { Name: __myln_k_arg__bb1_2, Dimensions: [1,40,768], Format/Datatype: Half }], StreamId: 0",
+     "EngineLayer", {"name": "__myl_GathGathMulAdd_myl0_0", "layer_type": "kgen",
+                     "inputs": (Tensor("pos_ids", "Int32", (1, 40), format="Int32"), Tensor("sent_ids", "Int32", (1, 40), format="Int32")),
+                     "outputs": (Tensor("__myln_k_arg__bb1_2", "Half", (1, 40, 768), format="Half"),)}),
     ("layer_information", T, "Layer Information:", "LayerInformation", {"title": "Layer Information"}),
     ("layer_listing", T, "Layers:\nConv-1 + ReLU-2\nMaxPool-3\n\nBindings:\ntensor-0\ntensor-15", "LayerInformation", {"title": "Layers"}),
     ("layers_running_on", M, "--------------- Layers running on DLA: ", "LayersRunningOn", {"device": "DLA"}),
@@ -338,6 +353,8 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("inference_binding", T, "Created input binding for tensor-0 with dimensions 4x1x28x28", "InferenceProgress",
      {"what": "Created input binding for", "detail": "tensor-0 with dimensions 4x1x28x28"}),
     ("trace_lines_omitted", T, "... Omitting 98196 lines", "InferenceProgress", {"count": 98196}),
+    ("perf_advice", TW, "* GPU compute time is unstable, with coefficient of variance = 76.9519%.", "PerfAdvice",
+     {"text": "GPU compute time is unstable, with coefficient of variance = 76.9519%."}),
     ("perf_advice", T, "* GPU compute time is unstable, with coefficient of variance = 76.9519%.", "PerfAdvice",
      {"text": "GPU compute time is unstable, with coefficient of variance = 76.9519%."}),
     ("perf_advice_detail", T, "  If not already in use, locking GPU clock frequency or adding --useSpinWait may improve the stability.",
@@ -371,9 +388,17 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      "BuilderNote", {}),
     ("builder_note", M, "BuilderFlag::kTF32 is set but hardware does not support TF32. Disabling TF32.",
      "BuilderNote", {}),
+    ("builder_note", M, "{ForeignNode[/conv1/Conv.../layer4/layer4.2/relu_2/Relu]} successfully offloaded to DLA.",
+     "BuilderNote", {"text": "{ForeignNode[/conv1/Conv.../layer4/layer4.2/relu_2/Relu]} successfully offloaded to DLA."}),
+    ("builder_note", M, "The logger passed into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.",
+     "BuilderNote", {}),
     # --- diagnostics ----------------------------------------------------------------------------------
     ("diagnostic", D, "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support INT64. Attempting to cast down to INT32.",
      "Diagnostic", {"location": "onnx2trt_utils.cpp:374", "error_code": None}),
+    # trtexec relays the library's errors with its own prefix (8.x-10.x).
+    ("diagnostic", D, "Error[10]: [optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could not find any implementation for node {ForeignNode[Unsqueeze_93...Softmax_2088]}.)",
+     "Diagnostic", {"origin": "Error[10]: [optimizer.cpp::computeCosts::2011]", "error_code": 10, "category": "Internal Error",
+                    "text": "Error[10]: [optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could not find any implementation for node {ForeignNode[Unsqueeze_93...Softmax_2088]}.)"}),
     ("diagnostic", D, "IRefitter::setNamedWeightsWithLocation: Error Code 3: API Usage Error (conv1.weight: The weights cannot be refitted. In getWeightsPrototypeInternal at /_src/runtime/refit/refit.cpp:275)",
      "Diagnostic", {"origin": "IRefitter::setNamedWeightsWithLocation", "error_code": 3, "category": "API Usage Error",
                     "detail": "conv1.weight: The weights cannot be refitted. In getWeightsPrototypeInternal at /_src/runtime/refit/refit.cpp:275"}),
@@ -390,6 +415,7 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
 HELPER_RULES = {
     "message",
     "trtexec_message",
+    "trtexec_warning",
     "tensor",
     "tensor_list",
     "detailed_attribute",
@@ -407,7 +433,7 @@ def tree_parser() -> Lark:
 
 def matched_rule(line: str, start: str) -> str:
     tree = tree_parser().parse(line, start=start)
-    if start in ("message", "trtexec_message"):
+    if start in ("message", "trtexec_message", "trtexec_warning"):
         node = tree.children[0]
         assert isinstance(node, Tree)
         return str(node.data)

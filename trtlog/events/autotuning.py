@@ -73,12 +73,23 @@ class TacticTiming(AutotuningEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TacticSkipped(AutotuningEvent):
     """A tactic that was not timed; ``reason`` is "scratch" (not enough workspace: requested and
-    available scratch bytes are set), "only option", or "insufficient memory" (10.x)."""
+    available scratch bytes are set), "only option", or "insufficient memory" (8.x-10.x; the
+    requested bytes are set where the log gives bytes, 9.x and later)."""
 
     tactic: TacticId
     reason: str
     scratch_requested: int | None = None
     scratch_available: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TacticDeviceRequest(AutotuningEvent):
+    """``Tactic Device request: 448MB Available: 425MB. Device memory is insufficient to use
+    tactic.`` (7.x-8.x, a warning or an error): the device memory a tactic asked for and what
+    was free, in bytes (TensorRT's MB are MiB)."""
+
+    requested_bytes: int
+    available_bytes: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -37,7 +37,7 @@ from trtlog.events.makers import HEAD_FIELDS, value_maker
 from trtlog.events.notes import BuilderNote
 from trtlog.events.phases import PhaseDuration
 from trtlog.events.pickling import reduce_slots
-from trtlog.parse.envelope import FOREIGN_PRODUCERS, Envelope
+from trtlog.parse.envelope import FOREIGN_PRODUCERS, WARNING_OR_WORSE, Envelope
 from trtlog.parse.fast_forms import (
     FOREIGN_NODE_LITERAL,
     NUMBER,
@@ -153,8 +153,11 @@ class FastPath:
         head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
         if envelope.producer == "trtexec":
             # Not remembered with the others: the same text may start another rule here.
-            if body.startswith(TRACE_AVERAGE_LITERAL) and self._trtexec_conflicts.clear(
-                "'" + TRACE_AVERAGE_LITERAL, body
+            # (trtexec prints its trace averages at INFO; its warnings start another rule.)
+            if (
+                envelope.severity not in WARNING_OR_WORSE
+                and body.startswith(TRACE_AVERAGE_LITERAL)
+                and self._trtexec_conflicts.clear("'" + TRACE_AVERAGE_LITERAL, body)
             ):
                 return trace_average(body, head)
             return None

@@ -30,7 +30,13 @@ FAMILY_FILES = (
     "diagnostics.lark",
     "foreign.lark",
 )
-MESSAGE_START_RULES = ("message", "trtexec_message", "diagnostic", "foreign_message")
+MESSAGE_START_RULES = (
+    "message",
+    "trtexec_message",
+    "trtexec_warning",
+    "diagnostic",
+    "foreign_message",
+)
 
 
 def grammar_text(name: str) -> str:

@@ -101,7 +101,9 @@ def assemble_records(segments: Iterable[Scanned], fast: bool = True) -> Iterator
 
 
 def _start_rule(envelope: Envelope) -> str:
-    return "trtexec_message" if envelope.producer == "trtexec" else "message"
+    if envelope.producer != "trtexec":
+        return "message"
+    return "trtexec_warning" if envelope.severity in WARNING_OR_WORSE else "trtexec_message"
 
 
 class RecordParser:

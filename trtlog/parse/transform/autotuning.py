@@ -20,6 +20,7 @@ from trtlog.events.autotuning import (
     ReformatLayerAdded,
     RunnerSkipped,
     SetTacticName,
+    TacticDeviceRequest,
     TacticPruning,
     TacticSkipped,
     TacticSource,
@@ -124,6 +125,20 @@ class AutotuningRules(RecordTransformer):
             tactic=TacticId.parse(tactic),
             reason="insufficient memory",
             scratch_requested=int(requested),
+        )
+
+    def tactic_skipped_for_device_memory(
+        self, _index: Token, _size: Token, tactic: Token
+    ) -> TacticSkipped:
+        return TacticSkipped(
+            **self.fields(), tactic=TacticId.parse(tactic), reason="insufficient memory"
+        )
+
+    def tactic_device_request(self, requested: Token, available: Token) -> TacticDeviceRequest:
+        return TacticDeviceRequest(
+            **self.fields(),
+            requested_bytes=int(requested) << 20,
+            available_bytes=int(available) << 20,
         )
 
     def set_tactic_name(

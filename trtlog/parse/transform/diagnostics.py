@@ -35,7 +35,8 @@ class DiagnosticRules(RecordTransformer):
         detail_text = text(detail)
         message = f"Error Code {code}: {category} ({detail_text or ''})"
         return {
-            "text": f"{origin_text} {message}" if origin_text else message,
+            # As printed: the origin keeps its separator ("IBuilder::f: ", "[x.cpp::f::1] ").
+            "text": f"{origin}{message}" if origin_text else message,
             "origin": origin_text,
             "error_code": int(code),
             "category": str(category).strip(),
