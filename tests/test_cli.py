@@ -33,6 +33,32 @@ def test_summary_names_version_gpu_precision_and_counts() -> None:
         "234 recognised",
     ):
         assert expected in out, expected
+    # The sample ends "&&&& PASSED" and holds two [W] lines and no [E] line.
+    assert "PASSED" in out and "2 / 0" in out and "First error" not in out
+
+
+FAILED_BUILD = """\
+&&&& RUNNING TensorRT.trtexec [TensorRT v8204] # trtexec --onnx=model.onnx --verbose
+[04/12/2022-11:30:51] [V] [TRT] --------------- Timing Runner: {ForeignNode[Unsqueeze_93...Softmax_2088]} (Myelin)
+[04/12/2022-11:30:51] [W] [TRT] Skipping tactic 0 due to insuficient memory on requested size of 26931712 detected for tactic 0.
+[04/12/2022-11:30:51] [E] Error[10]: [optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could not find any implementation for node {ForeignNode[Unsqueeze_93...Softmax_2088]}.)
+[04/12/2022-11:30:51] [E] Engine could not be created from network
+&&&& FAILED TensorRT.trtexec [TensorRT v8204] # trtexec --onnx=model.onnx --verbose
+"""
+
+
+def test_summary_of_a_failed_build_names_its_first_error(tmp_path: Path) -> None:
+    log = tmp_path / "failed.log"
+    log.write_text(FAILED_BUILD)
+    result = runner.invoke(app, ["parse", str(log), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)["summary"]
+    assert summary["outcome"] == "FAILED"
+    assert (summary["warnings"], summary["errors"]) == (1, 2)
+    assert summary["first_error"] == (
+        "line 4: Error[10]: [optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error"
+        " (Could not find any implementation for node {ForeignNode[Unsqueeze_93...Softmax_2088]}.)"
+    )
 
 
 def test_json_document(tmp_path: Path) -> None:

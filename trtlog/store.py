@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 _CHUNK = 1 << 20
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 9
+STORE_FORMAT = 10
 
 
 class NoCurrentLog(Exception):

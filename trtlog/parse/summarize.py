@@ -15,10 +15,13 @@ from trtlog.events import (
     LoadedModule,
     OptionLine,
     PhaseDuration,
+    RunFooter,
     RunHeader,
     TensorrtVersion,
     Unrecognized,
 )
+from trtlog.events.base import Event
+from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summary import Summary
 
@@ -34,6 +37,7 @@ _PRECISION_FLAGS = (
     "--noTF32",
     "--stronglyTyped",
 )
+_ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ")
@@ -58,6 +62,8 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
     counts = log.counts
     unrecognized = Counter(_form(event.text) for event in log.of(Unrecognized))
     version, version_source = _tensorrt_version(log)
+    errors = [event for event in log.events if event.severity in _ERROR_OR_WORSE]
+    footers = log.of(RunFooter)
     return Summary(
         source=log.source,
         log_style=_log_style(log),
@@ -76,7 +82,16 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         recognized_percent=round(100 * log.recognized_ratio, 2),
         families=dict((families or Counter(event.family for event in log.events)).most_common()),
         commonest_unrecognized=unrecognized.most_common(top),
+        outcome=", ".join(footer.status for footer in footers) or None,
+        warnings=sum(1 for event in log.events if event.severity == "warning"),
+        errors=len(errors),
+        first_error=_described(errors[0]) if errors else None,
     )
+
+
+def _described(event: Event) -> str:
+    text = getattr(event, "text", None)
+    return f"line {event.line}: {text if isinstance(text, str) else event.kind()}"
 
 
 def _form(text: str) -> str:

@@ -29,6 +29,13 @@ class Summary:
     recognized_percent: float
     families: dict[str, int] = field(default_factory=dict)
     commonest_unrecognized: list[tuple[str, int]] = field(default_factory=list)
+    # How each run ended ("&&&& PASSED ...", "&&&& FAILED ..."), in order; None when no run
+    # printed its end (Python API logs).
+    outcome: str | None = None
+    warnings: int = 0
+    # Events at error severity or worse, and the first of them ("line 8: Error[10]: ...").
+    errors: int = 0
+    first_error: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)

@@ -19,7 +19,7 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
         if summary.log_style == "json-export"
         else "none"
     )
-    return [
+    facts = [
         ("Log", summary.source),
         ("Style", summary.log_style),
         ("TensorRT", version),
@@ -29,3 +29,9 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
         ("Build time", build),
         ("Lines", lines),
     ]
+    if summary.outcome:
+        facts.insert(6, ("Outcome", summary.outcome))
+    facts.append(("Warnings / errors", f"{summary.warnings} / {summary.errors}"))
+    if summary.first_error:
+        facts.append(("First error", summary.first_error))
+    return facts
