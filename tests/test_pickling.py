@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import pickle
+from array import array
 from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
@@ -38,8 +40,8 @@ def test_a_block_keeps_its_rows_and_context() -> None:
         TacticTiming,
         41,
         envelope,
-        ["0x5a55274960724ba8", "0xdb0b80f591d1bb6d"],
-        ["0.0123", "inf"],
+        array("Q", [0x5A55274960724BA8, 0xDB0B80F591D1BB6D]),
+        array("d", [0.0123, math.inf]),
         kernels=["sm80_a", "sm90_b"],
         parameters=[None, "[x]"],
         layer="conv1",

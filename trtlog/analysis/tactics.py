@@ -35,7 +35,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
-from trtlog.events.base import NOT_TIMED_THRESHOLD, TacticId
+from trtlog.events.base import NOT_TIMED_THRESHOLD
 from trtlog.parse import rows
 from trtlog.parse.rows import Item, RowBlock
 
@@ -112,8 +112,6 @@ class TacticCollector:
         self._tactic = array("Q")
         self._time = array("d")
         self._kernel = TextColumn()
-        # Tactic ids as printed -> their value: a few thousand ids fill millions of lines.
-        self._tactic_values: dict[str, int] = {}
 
     def feed(self, item: Item) -> None:
         if type(item) is RowBlock:
@@ -241,12 +239,9 @@ class TacticCollector:
                 self._add_segment(length, first_line, context)
         else:
             self._add_segment(count, block.first_line, context)
-        tactics, values = block.tactics, self._tactic_values
-        for text in set(tactics).difference(values):
-            values[text] = TacticId.parse(text)
-        self._tactic.extend(array("Q", map(values.__getitem__, tactics)))
+        self._tactic.extend(block.tactics)
         # Times as printed; "not timed" (inf, FLT_MAX) becomes NaN when the frame is built.
-        self._time.extend(array("d", map(float, block.times)))
+        self._time.extend(block.times)
         if block.kernels is None:
             self._kernel.repeat(None, count)
         else:

@@ -39,7 +39,11 @@ class TacticId(int):
 
 def time_ms(text: str) -> float | None:
     """A tactic or layer time in milliseconds; ``None`` where TensorRT means "not timed"."""
-    value = float(text)
+    return timed_ms(float(text))
+
+
+def timed_ms(value: float) -> float | None:
+    """``time_ms`` of a time already read as a number."""
     if value != value or value >= NOT_TIMED_THRESHOLD:
         return None
     return value

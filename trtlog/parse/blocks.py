@@ -26,10 +26,12 @@ its own, so that the run is not cut into blocks of one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from typing import BinaryIO, cast
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
+from trtlog.events.base import TacticId
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.envelope import Envelope, EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, NUMBER, TACTIC_ID
@@ -76,7 +78,7 @@ _TERMINALS = {
 }
 _STAMP_IN = re.compile(_STAMP)
 _CHUNK_BYTES = 1 << 20
-# Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``).
+# Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``, ``_values``).
 _KNOWN_TEXTS = 100_000
 
 # What the scanner hands on: (line number, segment) for a line read one by one, or a block.
@@ -110,6 +112,7 @@ class BlockScanner:
         self._fast_path = fast_path
         self._envelopes = EnvelopeCache()
         self._texts: dict[str, str] = {}
+        self._tactic_values: dict[str, int] = {}
         self.line = first_line
         self.lines = 0
 
@@ -165,35 +168,51 @@ class BlockScanner:
             texts = _MYELIN_LINE.findall(bodies)
             if len(texts) != count:
                 return None
-            return RowBlock(MyelinTrace, self.line, envelope, [], [], texts=texts)
+            return RowBlock(MyelinTrace, self.line, envelope, array("Q"), array("d"), texts=texts)
         if kind == "plain":
             found = _PLAIN_LINE.findall(bodies)
             if len(found) != count:
                 return None
-            tactics, times = (list(column) for column in zip(*found, strict=True))
-            return RowBlock(TacticTiming, self.line, envelope, self._shared(tactics), times)
+            tactics, times = zip(*found, strict=True)
+            return RowBlock(
+                TacticTiming,
+                self.line,
+                envelope,
+                self._values(tactics),
+                array("d", map(float, times)),
+            )
         named = _NAMED_LINE.findall(bodies)
         if len(named) != count:
             return None
-        kernels, parameters, tactics, times = (list(column) for column in zip(*named, strict=True))
+        kernels, parameters, tactics, times = zip(*named, strict=True)
         return RowBlock(
             TacticTiming,
             self.line,
             envelope,
-            self._shared(tactics),
-            times,
+            self._values(tactics),
+            array("d", map(float, times)),
             kernels=cast("list[str | None]", self._shared(kernels)),
             parameters=[value.strip() or None for value in parameters],
         )
 
-    def _shared(self, texts: list[str]) -> list[str]:
+    def _shared(self, texts: Iterable[str]) -> list[str]:
         """``texts`` with each text seen before replaced by the same object: a few thousand
-        kernel names and tactic ids fill millions of lines, and a worker's pickled results
-        then hold each once."""
+        kernel names fill millions of lines, and a worker's pickled results then hold each
+        once."""
         known = self._texts
         if len(known) > _KNOWN_TEXTS:
             known.clear()
         return [known.setdefault(text, text) for text in texts]
+
+    def _values(self, tactics: Sequence[str]) -> array[int]:
+        """The tactic ids as printed, as TensorRT's unsigned values (``TacticId``): a few
+        thousand ids fill millions of lines, each read once."""
+        known = self._tactic_values
+        if len(known) > _KNOWN_TEXTS:
+            known.clear()
+        for text in set(tactics).difference(known):
+            known[text] = TacticId.parse(text)
+        return array("Q", map(known.__getitem__, tactics))
 
     def _named_block(self, envelope: Envelope, bodies: str) -> RowBlock | None:
         """A 7.x-8.5 run of timings with kernel-name lines among them: each name line is
@@ -223,13 +242,13 @@ class BlockScanner:
         found = _PLAIN_LINE.findall(text)
         if len(found) != len(timings):
             return None
-        tactics, times = (list(column) for column in zip(*found, strict=True))
+        tactics, times = zip(*found, strict=True)
         return RowBlock(
             TacticTiming,
             self.line,
             envelope,
-            tactics,
-            times,
+            self._values(tactics),
+            array("d", map(float, times)),
             names=names,
             name_offsets=offsets,
         )

@@ -155,7 +155,7 @@ class _AutotuningContext:
         elif block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
             kernels: list[str | None] = []
             parameters: list[str | None] = []
-            for tactic in block.tactic_values():
+            for tactic in block.tactics:
                 kernel, parameter = self._kernel_of(tactic)
                 kernels.append(kernel)
                 parameters.append(parameter)
@@ -172,7 +172,7 @@ class _AutotuningContext:
         kernels: list[str | None] = []
         parameters: list[str | None] = []
         offset = 0
-        for tactic in block.tactic_values():
+        for tactic in block.tactics:
             while offset in names:
                 linked.append(self.link_row(names[offset]))
                 offset += 1

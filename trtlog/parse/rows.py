@@ -13,12 +13,13 @@ thing: ``tests/test_fast_path.py`` checks ``materialize(row)`` against the gramm
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
-from trtlog.events.base import Event, TacticId, time_ms
+from trtlog.events.base import Event, TacticId, timed_ms
 from trtlog.events.makers import value_maker
 from trtlog.events.notes import MyelinTrace
 from trtlog.events.pickling import reduce_slots
@@ -27,7 +28,6 @@ from trtlog.parse.envelope import Envelope
 ROW_CLASSES: tuple[type[Event], ...] = (TacticTiming, SetTacticName, MyelinTrace)
 # A row is (event class, *field values).
 Row = tuple[Any, ...]
-_UNSIGNED_64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
 @dataclass(slots=True, eq=False)
@@ -45,10 +45,13 @@ class RowBlock:
     kind: type[Event]
     first_line: int
     envelope: Envelope
-    # TacticTiming: the tactic ids and times as printed, the kernels and their parameters
-    # (None where the line names none). MyelinTrace: the text after the prefix, unstripped.
-    tactics: list[str]
-    times: list[str]
+    # TacticTiming: the tactic ids (TensorRT's unsigned values, ``TacticId``) and the times as
+    # printed, read as numbers (inf and FLT_MAX kept: "not timed" is decided when read), the
+    # kernels and their parameters (None where the line names none). Numbers in arrays are
+    # one buffer each to copy between processes and into the tactics table. MyelinTrace: the
+    # text after the prefix, unstripped (and both arrays empty).
+    tactics: array[int]
+    times: array[float]
     kernels: list[str | None] | None = None
     parameters: list[str | None] | None = None
     texts: list[str] | None = None
@@ -88,13 +91,6 @@ class RowBlock:
     def last_line(self) -> int:
         return self.first_line + len(self) - 1
 
-    def tactic_values(self) -> list[int]:
-        """The tactic ids as TensorRT's unsigned values (``TacticId``)."""
-        return [
-            (int(text, 16) if text[1:2] == "x" else int(text)) & _UNSIGNED_64
-            for text in self.tactics
-        ]
-
     def rows(self) -> Iterator[Row]:
         head = (self.envelope.timestamp, self.envelope.severity, self.envelope.producer)
         line = self.first_line
@@ -121,8 +117,8 @@ class RowBlock:
                 number,
                 *head,
                 *context,
-                TacticId.parse(tactic),
-                time_ms(time),
+                TacticId(tactic),
+                timed_ms(time),
                 kernel,
                 parameter,
             )
