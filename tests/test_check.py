@@ -62,7 +62,7 @@ FIRES = [
     # Conv-1 + ReLU-2 reads 1 channel in FP16 (Half[-1,1:2,28,28], line 3417).
     ("channel-alignment", "8.6 rtx3090", "fp32 gtx1070", "Conv-1 + ReLU-2 (fp16): C=1 not"),
     # "Tactic: 0x0000000000000001 skipped. Scratch requested: 200704, available: 1024" and more.
-    ("workspace-limited", "10.16 h100", "8.6 rtx3090", "tactics skipped for scratch memory"),
+    ("workspace-limited", "10.16 h100", "8.6 rtx3090", "tactics skipped for lack of memory"),
     # "* GPU compute time is unstable, with coefficient of variance = 7.69863%." (line 8791)
     ("unstable-gpu-time", "qat resnet18", "fp32 gtx1070", "coefficient of variance 7.69863%"),
     # {ForeignNode[node_linear]} profiled 5.73603 + 1.24104 s of the 14.8108 s of tuning.
@@ -178,3 +178,25 @@ def test_list_rules() -> None:
     rules = json.loads(result.stdout)
     assert [rule["rule"] for rule in rules] == [rule.id for rule in RULES]
     assert all(rule["why"] and rule["try"] for rule in rules)
+
+
+def test_workspace_limited_names_the_device_memory_short(tmp_path: Path) -> None:
+    # 7.x-8.x precede a skip for memory with the device request; 10.x's skips say the size in
+    # bytes (629145600 = 600 MiB) but not what was available.
+    log = tmp_path / "orin.log"
+    log.write_text(
+        "[10/01/2025-08:26:34] [V] [TRT] --------------- Timing Runner: /conv1/Conv (CaskConvolution)\n"
+        "[10/01/2025-08:26:34] [W] [TRT] Tactic Device request: 600MB Available: 302MB. Device"
+        " memory is insufficient to use tactic.\n"
+        "[10/01/2025-08:26:34] [W] [TRT] UNSUPPORTED_STATE: Skipping tactic 33 due to insufficient"
+        " memory on requested size of 629145600 detected for tactic 0xa5a46bfbd719d757.\n"
+        "[10/01/2025-08:26:34] [W] [TRT] Skipping tactic 3 due to insuficient memory on requested"
+        " size of 449 detected for tactic 4.\n"
+        "Try decreasing the workspace size with IBuilderConfig::setMaxWorkspaceSize().\n"
+    )
+    found = run_checks(trtlog.load(log))
+    (message,) = found[found["rule"] == "workspace-limited"]["message"]
+    assert message == (
+        "2 tactics skipped for lack of memory; the largest asked for 600.0 MiB (/conv1/Conv);"
+        " device memory short 1 time, the largest request 600 MiB with 302 MiB free (/conv1/Conv)"
+    )

@@ -13,6 +13,7 @@ from trtlog.events import (
     Diagnostic,
     DynamicShapeOverride,
     PerfAdvice,
+    TacticDeviceRequest,
     TacticSkipped,
 )
 
@@ -25,23 +26,27 @@ _SUBNORMAL = re.compile(r"(\d+) weights are affected by this issue: (.*)")
 class WorkspaceLimited(Rule):
     id = "workspace-limited"
     severity = "warning"
-    title = "Tactics skipped for lack of workspace"
+    title = "Tactics skipped for lack of workspace or device memory"
     why = (
-        "Tactics that need more scratch memory than the builder may use are never timed; the "
-        "fastest one may be among them."
+        "Tactics that need more scratch memory than the builder may use, or than the device has "
+        "free, are never timed; the fastest one may be among them."
     )
     advice = (
         "Give the builder the workspace the skipped tactics asked for "
         "(trtexec --memPoolSize=workspace:<MiB>, IBuilderConfig.set_memory_pool_limit) when the "
-        "GPU has it."
+        "GPU has it; where the device itself was short, build with less else on the GPU."
     )
 
     def findings(self, log: BuildLog) -> Iterator[Finding]:
+        # 7.x-8.x say how much scratch was available; 8.x's and 10.x's "insufficient memory"
+        # skips do not (8.x's size is not even in bytes throughout), but 7.x-8.x precede them
+        # with "Tactic Device request: <MB> Available: <MB>" (``TacticDeviceRequest``).
         skipped = [
             event
             for event in log.events
-            if isinstance(event, TacticSkipped) and event.scratch_requested is not None
+            if isinstance(event, TacticSkipped) and event.reason != "only option"
         ]
+        requests = [event for event in log.events if isinstance(event, TacticDeviceRequest)]
         notes = [
             event
             for event in log.events
@@ -49,16 +54,40 @@ class WorkspaceLimited(Rule):
             and event.text.startswith("Some tactics do not have sufficient workspace")
         ]
         if skipped:
-            largest = max(skipped, key=lambda event: event.scratch_requested or 0)
-            asked = (largest.scratch_requested or 0) / _MIB
-            available = (largest.scratch_available or 0) / _MIB
-            message = (
-                f"{len(skipped)} tactics skipped for scratch memory; the largest asked for "
-                f"{asked:.1f} MiB with {available:.1f} MiB available ({largest.layer or 'a layer'})"
-            )
+            sized = [event for event in skipped if event.scratch_requested is not None]
+            largest = max(sized or skipped, key=lambda event: event.scratch_requested or 0)
+            message = f"{len(skipped)} tactics skipped for lack of memory"
+            if largest.scratch_requested is not None:
+                message += f"; the largest asked for {_size(largest.scratch_requested)}"
+                if largest.scratch_available is not None:
+                    message += f" with {_size(largest.scratch_available)} available"
+            message += f" ({largest.layer or 'a layer'})"
+            if requests:
+                message += _device_memory(requests)
             yield self.found(message, largest.layer, largest.line)
+        elif requests:
+            largest_request = max(requests, key=lambda event: event.requested_bytes)
+            message = f"tactics found the device short of memory{_device_memory(requests)}"
+            yield self.found(message, largest_request.layer, largest_request.line)
         elif notes:
             yield self.found(notes[0].text, None, notes[0].line)
+
+
+def _size(size_bytes: int) -> str:
+    if size_bytes >= _MIB:
+        return f"{size_bytes / _MIB:.1f} MiB"
+    if size_bytes >= 1024:
+        return f"{size_bytes / 1024:.1f} KiB"
+    return f"{size_bytes} bytes"
+
+
+def _device_memory(requests: list[TacticDeviceRequest]) -> str:
+    largest = max(requests, key=lambda event: event.requested_bytes)
+    return (
+        f"; device memory short {len(requests)} time{'s' if len(requests) > 1 else ''}, the "
+        f"largest request {largest.requested_bytes / _MIB:.0f} MiB with "
+        f"{largest.available_bytes / _MIB:.0f} MiB free ({largest.layer or 'a layer'})"
+    )
 
 
 class BuildTimeHog(Rule):
