@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.base import TacticId
@@ -174,25 +174,30 @@ class BlockScanner:
             if len(found) != count:
                 return None
             tactics, times = zip(*found, strict=True)
-            return RowBlock(
-                TacticTiming,
-                self.line,
-                envelope,
-                self._values(tactics),
-                array("d", map(float, times)),
-            )
+            return self._timings(envelope, tactics, times)
         named = _NAMED_LINE.findall(bodies)
         if len(named) != count:
             return None
         kernels, parameters, tactics, times = zip(*named, strict=True)
+        return self._timings(
+            envelope,
+            tactics,
+            times,
+            kernels=cast("list[str | None]", self._shared(kernels)),
+            parameters=[value.strip() or None for value in parameters],
+        )
+
+    def _timings(
+        self, envelope: Envelope, tactics: Sequence[str], times: Iterable[str], **rest: Any
+    ) -> RowBlock:
+        """A block of tactic timings: ids and times as printed, read as numbers once."""
         return RowBlock(
             TacticTiming,
             self.line,
             envelope,
             self._values(tactics),
             array("d", map(float, times)),
-            kernels=cast("list[str | None]", self._shared(kernels)),
-            parameters=[value.strip() or None for value in parameters],
+            **rest,
         )
 
     def _shared(self, texts: Iterable[str]) -> list[str]:
@@ -243,15 +248,7 @@ class BlockScanner:
         if len(found) != len(timings):
             return None
         tactics, times = zip(*found, strict=True)
-        return RowBlock(
-            TacticTiming,
-            self.line,
-            envelope,
-            self._values(tactics),
-            array("d", map(float, times)),
-            names=names,
-            name_offsets=offsets,
-        )
+        return self._timings(envelope, tactics, times, names=names, name_offsets=offsets)
 
 
 __all__ = ["BlockScanner", "Scanned", "text_chunks"]
