@@ -14,19 +14,23 @@ import pytest
 from tests.conftest import CORPUS_LOGS, corpus_log, needs_corpus, parse_strict
 from trtlog.events import (
     ChoseRunner,
+    Diagnostic,
     FastestTactic,
     LayerCount,
     LayersFused,
     LegacyPerfStatistic,
     MemoryTotal,
+    OptionLine,
     PerfStatistic,
     PerfValue,
     PhaseDuration,
     RunFooter,
     RunHeader,
+    TacticSkipped,
     TacticTiming,
     TraceAverage,
 )
+from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.result import ParsedLog
 
 
@@ -46,6 +50,8 @@ def test_every_corpus_log_parses(path: Path) -> None:
     # Events come in log order.
     lines = [event.line for event in log.events]
     assert lines == sorted(lines)
+    # trtexec echoes its options at INFO; a warning or an error holding a colon is not one.
+    assert not [event for event in log.of(OptionLine) if event.severity in WARNING_OR_WORSE]
 
 
 def stages(log: ParsedLog, build: int = 0) -> list[tuple[str, int]]:
@@ -303,6 +309,15 @@ def test_trt_10_16_build_with_backend_strategies() -> None:
     assert phase(log, "Engine built") == [24.4854]
     # Tactics of the first strategy are build 0, of the later ones builds 1 and 2.
     assert Counter(timing.build for timing in log.of(TacticTiming)) == {0: 1353, 1: 5, 2: 3}
+    # 10 "Tactic: ... skipped. Scratch requested: ..., available: 1024" and 4 "UNSUPPORTED_STATE:
+    # Skipping tactic ... due to insufficient memory" lines.
+    assert Counter(event.reason for event in log.of(TacticSkipped)) == {
+        "scratch": 10,
+        "insufficient memory": 4,
+    }
+    # Line 2, "[W] Weakly-typed networks have been deprecated ... (https://...)", is a warning.
+    (first,) = [event for event in log.events if event.line == 2]
+    assert isinstance(first, Diagnostic) and first.severity == "warning"
 
 
 @needs_corpus
