@@ -238,6 +238,9 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("timing_cache", M, "Global timing cache in use. Profiling results in this builder pass will be stored.", "TimingCache",
      {"scope": "global"}),
     ("timing_cache_deleted", M, "Deleting timing cache: 65 entries, 0 hits", "TimingCache", {"action": "deleted", "entries": 65, "hits": 0}),
+    # 7.x, "[TensorRT] VERBOSE: Builder timing cache: created 115 entries, 415 hit(s)" in a public log.
+    ("timing_cache_created", M, "Builder timing cache: created 115 entries, 415 hit(s)", "TimingCache",
+     {"action": "created", "entries": 115, "hits": 415}),
     ("timing_cache_deleted", M, "Deleting timing cache: 214 entries, served 528 hits since creation.", "TimingCache",
      {"entries": 214, "hits": 528}),
     ("timing_cache_unreadable", T, "Could not read timing cache from: ./timing.cache. A new timing cache will be generated and written.",

@@ -179,8 +179,8 @@ class TacticSource(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimingCache(Event):
-    """A timing-cache event; ``action`` is "in use", "deleted", "unreadable", "invalid",
-    "serialized", "saved" or "loaded"."""
+    """A timing-cache event; ``action`` is "in use", "created" (7.x: the builder's cache at the
+    end of a build), "deleted", "unreadable", "invalid", "serialized", "saved" or "loaded"."""
 
     family: ClassVar[str] = "autotuning"
     action: str

@@ -287,6 +287,9 @@ class AutotuningRules(RecordTransformer):
     def timing_cache_deleted(self, entries: Token, hits: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="deleted", entries=int(entries), hits=int(hits))
 
+    def timing_cache_created(self, entries: Token, hits: Token) -> TimingCache:
+        return TimingCache(**self.fields(), action="created", entries=int(entries), hits=int(hits))
+
     def timing_cache_unreadable(self, path: Token) -> TimingCache:
         return TimingCache(**self.fields(), action="unreadable", path=str(path))
 
