@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from lark import Lark, Tree
 
+from trtlog.events import Diagnostic
 from trtlog.events.base import TacticId, Tensor
+from trtlog.parse import parse_text
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_grammar, message_parser
 
@@ -71,6 +73,19 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      {"step": "Registering tensor", "subject": "x:0 for ONNX tensor: x:0"}),
     ("onnx_node_io", M, "Conv__25 [Conv] inputs: [x:0 -> (-1, 1, 28, 28)[FLOAT]], [w1/read:0 -> (32, 1, 5, 5)[FLOAT]], ",
      "OnnxImporterTrace", {"step": "node inputs", "subject": "Conv__25 [Conv]"}),
+    # 7.0's importer: its source position first, unnamed nodes (lines from a public 7.0 log).
+    ("onnx_importer_trace", M, "ModelImporter.cpp:103: Parsing node:  [MaxPool]", "OnnxImporterTrace",
+     {"step": "Parsing node", "subject": "[MaxPool]", "location": "ModelImporter.cpp:103"}),
+    ("onnx_importer_trace", M, "ImporterContext.hpp:116: Registering tensor: 276 for ONNX tensor: 276",
+     "OnnxImporterTrace", {"step": "Registering tensor", "subject": "276 for ONNX tensor: 276",
+                           "location": "ImporterContext.hpp:116"}),
+    ("onnx_importer_trace", M, "builtin_op_importers.cpp:450: Convolution input dimensions: (1, 64, 112, 168)",
+     "OnnxImporterTrace", {"step": "Convolution input dimensions", "subject": "(1, 64, 112, 168)"}),
+    ("onnx_node_io", M, "ModelImporter.cpp:125:  [MaxPool] inputs: [275 -> (1, 64, 224, 336)], ", "OnnxImporterTrace",
+     {"step": "node inputs", "subject": "[MaxPool]", "detail": "[275 -> (1, 64, 224, 336)]",
+      "location": "ModelImporter.cpp:125"}),
+    ("onnx_node_io", M, "Conv_0 [Conv] outputs: [123 -> (1, 64, 112, 112)[FLOAT]], ", "OnnxImporterTrace",
+     {"subject": "Conv_0 [Conv]", "location": None}),
     ("onnx_importer_note", M, "GEMM: using FC layer instead of MM because all criteria were met.", "OnnxImporterTrace",
      {"step": "note"}),
     ("onnx_importer_broadcast", M, "MatMul_0: broadcasting input1 to make tensors conform, dims(input0)=[1,3,512,512][NONE] dims(input1)=[1,1,512,512][NONE].",
@@ -569,6 +584,40 @@ def test_edge_llm_stamps_are_a_time_of_day(
         severity,
         producer,
         body,
+    )
+
+
+def test_a_7x_internal_error_keeps_the_source_and_abort_lines_under_it() -> None:
+    # TensorRT's own Python logger writes "INTERNAL ERROR" (lines from a public 7.2 log).
+    text = (
+        "[TensorRT] INTERNAL ERROR: Assertion failed: cublasStatus == CUBLAS_STATUS_SUCCESS\n"
+        "../rtSafe/cublas/cublasLtWrapper.cpp:279\n"
+        "Aborting...\n"
+        "[TensorRT] ERROR: ../rtSafe/cublas/cublasLtWrapper.cpp (279) - Assertion Error in "
+        "getCublasLtHeuristic: 0 (cublasStatus == CUBLAS_STATUS_SUCCESS)\n"
+    )
+    for fast in (True, False):
+        log = parse_text(text, fast=fast)
+        assert (log.counts.recognized, log.counts.foreign, log.counts.unrecognized) == (4, 0, 0)
+        first, second = log.of(Diagnostic)
+        assert (first.severity, first.line, first.end_line) == ("internal_error", 1, 3)
+        assert first.text == "Assertion failed: cublasStatus == CUBLAS_STATUS_SUCCESS"
+        assert first.continuation == ("../rtSafe/cublas/cublasLtWrapper.cpp:279", "Aborting...")
+        assert (second.severity, second.line) == ("error", 4)
+
+
+@pytest.mark.parametrize("level", ["INTERNAL ERROR", "INTERNAL_ERROR"])
+def test_both_spellings_of_the_internal_error_level_are_envelopes(level: str) -> None:
+    from trtlog.parse.envelope import EnvelopeCache, split_envelope
+
+    line = f"[TensorRT] {level}: Assertion failed: x"
+    envelope, body = split_envelope(line)
+    assert EnvelopeCache().split(line) == (envelope, body)
+    assert (envelope.style, envelope.severity, envelope.producer, body) == (
+        "python-legacy",
+        "internal_error",
+        "trt",
+        "Assertion failed: x",
     )
 
 

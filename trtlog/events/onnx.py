@@ -48,9 +48,11 @@ class OnnxImporterTrace(Event):
     """One step of the ONNX importer's VERBOSE trace.
 
     ``step`` names the message ("Parsing node", "Registering tensor", "node inputs", ...);
-    ``subject`` is what it is about (node, tensor or layer name) and ``detail`` the rest."""
+    ``subject`` is what it is about (node, tensor or layer name) and ``detail`` the rest;
+    ``location`` the importer's source position, where it printed one (7.0)."""
 
     family: ClassVar[str] = "onnx"
     step: str
     subject: str
     detail: str | None = None
+    location: str | None = None

@@ -30,6 +30,7 @@ LEVELS = {
     "WARNING": "warning",
     "ERROR": "error",
     "INTERNAL_ERROR": "internal_error",
+    "INTERNAL ERROR": "internal_error",
     "DEBUG": "debug",
     "CRITICAL": "critical",
 }
@@ -211,7 +212,7 @@ _CLOCKED = re.compile(
 )
 # Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
 _UNSTAMPED = re.compile(
-    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL_ERROR): ?"
+    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL[_ ]ERROR): ?"
     r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
 )
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lark import Token, v_args
@@ -32,17 +33,23 @@ class OnnxRules(RecordTransformer):
         return NetworkOutput(**self.fields(), tensor=str(tensor), name=str(name))
 
     def onnx_importer_trace(self, step: Token, rest: Token | None) -> OnnxImporterTrace:
+        location, step_text = _located(str(step))
         return OnnxImporterTrace(
-            **self.fields(), step=str(step).rstrip(": "), subject=(text(rest) or "").strip()
+            **self.fields(),
+            step=step_text.rstrip(": "),
+            subject=(text(rest) or "").strip(),
+            location=location,
         )
 
     def onnx_node_io(
         self, node: Token, op: Token, direction: Token, rest: Token | None
     ) -> OnnxImporterTrace:
+        location, name = _located(str(node))
         return OnnxImporterTrace(
             **self.fields(),
             step=f"node {direction}",
-            subject=f"{node} [{op}]",
+            subject=f"{name.strip()} [{op}]".lstrip() if location else f"{node} [{op}]",
+            location=location,
             detail=(text(rest) or "").strip().rstrip(","),
         )
 
@@ -64,3 +71,15 @@ class OnnxRules(RecordTransformer):
             subject="",
             detail="; ".join(str(setting) for setting in settings),
         )
+
+
+# 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: ").
+_SOURCE_POSITION = re.compile(r"[\w.\-/]+\.(?:cpp|cu|cc|c|h|hpp|py):\d+: ")
+
+
+def _located(text: str) -> tuple[str | None, str]:
+    """The source position a 7.0 importer message starts with, if any, and the rest."""
+    position = _SOURCE_POSITION.match(text)
+    if position is None:
+        return None, text
+    return position.group().rstrip(": "), text[position.end() :]
