@@ -48,7 +48,8 @@ class OnnxRules(RecordTransformer):
         return OnnxImporterTrace(
             **self.fields(),
             step=f"node {direction}",
-            subject=f"{name.strip()} [{op}]".lstrip() if location else f"{node} [{op}]",
+            # 7.0's unnamed nodes: "ModelImporter.cpp:125:  [MaxPool] inputs: ...".
+            subject=f"{name} [{op}]" if location is None else f"{name.strip()} [{op}]".lstrip(),
             location=location,
             detail=(text(rest) or "").strip().rstrip(","),
         )
@@ -73,7 +74,8 @@ class OnnxRules(RecordTransformer):
         )
 
 
-# 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: ").
+# 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the grammar's
+# DIAGNOSTIC_LOCATION, which LOCATED_IMPORTER_STEP and a node name hold at their start.
 _SOURCE_POSITION = re.compile(r"[\w.\-/]+\.(?:cpp|cu|cc|c|h|hpp|py):\d+: ")
 
 
