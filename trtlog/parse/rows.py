@@ -66,7 +66,11 @@ class RowBlock:
     runner_id: int | None = None
     build: int = 0
 
-    __reduce__ = reduce_slots
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through ``__init__``: a class compiled by mypyc (``setup.py``) cannot be made
+        # by ``object.__new__`` as ``reduce_slots``'s ``rebuild`` makes events (blocks are few).
+        _, (cls, *values) = reduce_slots(self)
+        return cls, tuple(values)
 
     def __len__(self) -> int:
         """The block's lines."""
