@@ -14,7 +14,6 @@ the next install). ``trtlog.compiled()`` tells which one is running.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,9 +27,13 @@ COMPILED_MODULES = [
     "trtlog/analysis/tactics.py",
     "trtlog/analysis/timeline.py",
     "trtlog/analysis/timeline_spans.py",
+    "trtlog/parse/announced.py",
     "trtlog/parse/blocks.py",
+    "trtlog/parse/fast_forms.py",
+    "trtlog/parse/fast_forms_runs.py",
     "trtlog/parse/fast_path.py",
     "trtlog/parse/fold.py",
+    "trtlog/parse/lexer_order.py",
     "trtlog/parse/pipeline.py",
     "trtlog/parse/reader.py",
     "trtlog/parse/records.py",
@@ -59,7 +62,6 @@ class OptionalBuildExt(build_ext):
         if self.inplace:
             for extension in self.extensions:
                 Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
-        shutil.rmtree(self.build_temp, ignore_errors=True)
 
 
 def compiled_extensions() -> list[Any]:

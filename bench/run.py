@@ -221,7 +221,22 @@ def _machine() -> str:
                 break
     except OSError:
         pass
-    return f"{processor}, {cores} cores, Python {platform.python_version()}, {platform.system()}"
+    build = _trtlog_build()
+    return (
+        f"{processor}, {cores} cores, Python {platform.python_version()}, {platform.system()}, "
+        f"{build}"
+    )
+
+
+def _trtlog_build() -> str:
+    """Whether the trtlog these runs import has its compiled modules (``setup.py``)."""
+    check = "import trtlog; print(trtlog.compiled())"
+    answer = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return {"True": "trtlog compiled (mypyc)", "False": "trtlog plain Python"}.get(
+        answer, "trtlog build unknown"
+    )
 
 
 def _row(result: Measurement) -> str:

@@ -86,3 +86,16 @@ def test_compiled_modules_read_logs_as_the_plain_source(tmp_path: Path) -> None:
         compiled_events = parse_file(path).events
         assert len(compiled_events) == len(events), path
         assert compiled_events == events, path
+
+
+@pytest.mark.skipif(not trtlog.compiled(), reason="plain Python install: nothing compiled")
+def test_compiled_modules_are_not_older_than_their_source() -> None:
+    """An editable install compiles the modules in place, and a compiled module is imported
+    before its source: after editing one, the install must run again (or be plain Python,
+    ``TRTLOG_PURE_PYTHON=1``), or the tests would test the module as it was."""
+    stale = []
+    for built in (REPO / "trtlog").rglob("*.so"):
+        source = built.with_name(built.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
+            stale.append(str(source.relative_to(REPO)))
+    assert not stale, f"edited since compiled, install again: {', '.join(stale)}"
