@@ -38,6 +38,7 @@ COMPILED_MODULES = [
     "trtlog/parse/reader.py",
     "trtlog/parse/records.py",
     "trtlog/parse/rows.py",
+    "trtlog/parse/transport.py",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Events and tactic blocks come back from worker processes pickled: every field must survive."""
+"""Events and tactic blocks come back from worker processes pickled, packed as their classes'
+field values (``trtlog.parse.transport``): every field must survive either way."""
 
 from __future__ import annotations
 
@@ -16,11 +17,17 @@ from trtlog.events import EVENT_CLASSES, Event, TacticTiming
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import Envelope
 from trtlog.parse.parallel import cut, parse_piece
-from trtlog.parse.rows import RowBlock, events_of
+from trtlog.parse.rows import Item, RowBlock, events_of
+from trtlog.parse.transport import pack, unpack
 
 
 def _round_trip(value: object) -> object:
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _packed_trip(items: list[Item]) -> list[Item]:
+    """What a worker's items become in this process (``trtlog.parse.parallel``)."""
+    return unpack(_round_trip(pack(items)))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("cls", EVENT_CLASSES, ids=lambda cls: cls.__name__)
@@ -28,10 +35,10 @@ def test_every_event_class_keeps_every_field(cls: type[Event]) -> None:
     # A different value in each field: a field restored into another's slot shows.
     values = {field.name: f"{field.name} of {cls.__name__}" for field in fields(cls)}
     event = cls(**values)
-    copy = _round_trip(event)
-    assert type(copy) is cls
-    assert {field.name: getattr(copy, field.name) for field in fields(cls)} == values
-    assert copy == event
+    for copy in (_round_trip(event), *_packed_trip([event])):
+        assert type(copy) is cls
+        assert {field.name: getattr(copy, field.name) for field in fields(cls)} == values
+        assert copy == event
 
 
 def test_a_block_keeps_its_rows_and_context() -> None:
@@ -50,12 +57,17 @@ def test_a_block_keeps_its_rows_and_context() -> None:
         runner_id=0x80000009,
         build=2,
     )
-    copy = _round_trip(block)
-    assert type(copy) is RowBlock
-    assert [getattr(copy, field.name) for field in fields(RowBlock)] == [
-        getattr(block, field.name) for field in fields(RowBlock)
-    ]
-    assert list(copy.rows()) == list(block.rows())
+    row = next(block.rows())
+    for copy in (_round_trip(block), *_packed_trip([block])):
+        assert type(copy) is RowBlock
+        assert [getattr(copy, field.name) for field in fields(RowBlock)] == [
+            getattr(block, field.name) for field in fields(RowBlock)
+        ]
+        assert list(copy.rows()) == list(block.rows())
+    # Rows (tuples) pass as they are, in their places among events and blocks.
+    trip = _packed_trip([row, block, row])
+    assert trip[0] == row and trip[2] == row and type(trip[1]) is RowBlock
+    assert list(events_of(trip)) == list(events_of([row, block, row]))
 
 
 @needs_corpus
@@ -71,3 +83,4 @@ def test_parsed_events_survive_the_trip_back(path: Path) -> None:
     for piece in pieces[:3]:
         items = parse_piece(str(path), piece).items
         assert list(events_of(_round_trip(items))) == list(events_of(items))  # type: ignore[arg-type]
+        assert list(events_of(_packed_trip(items))) == list(events_of(items))

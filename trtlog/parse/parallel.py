@@ -36,6 +36,7 @@ from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts
 from trtlog.parse.rows import Item
+from trtlog.parse.transport import pack, unpack
 
 # Pieces this size keep every worker busy and each result small; a log under two pieces is
 # parsed in one pass (starting workers would cost more than it saves).
@@ -218,7 +219,8 @@ def _parse_piece_to_file(path: str, piece: Piece, folder: str) -> str:
     result = parse_piece(path, piece)
     name = os.path.join(folder, f"{piece.start}.pickle")
     with open(name, "wb") as stream:
-        pickle.dump(result, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        sent = (pack(result.items), result.counts, result.lines)
+        pickle.dump(sent, stream, protocol=pickle.HIGHEST_PROTOCOL)
     return name
 
 
@@ -226,8 +228,8 @@ def _read_result(name: str) -> PieceResult:
     with open(name, "rb") as stream:
         data = stream.read()
     os.remove(name)
-    result: PieceResult = pickle.loads(data)
-    return result
+    packed, counts, lines = pickle.loads(data)
+    return PieceResult(unpack(packed), counts, lines)
 
 
 def cut(path: str, piece_bytes: int | None = None) -> list[Piece] | None:
