@@ -27,13 +27,18 @@ def rebuild(cls: type, *values: Any) -> Any:
     return value_maker(cls)(*values)
 
 
-def reduce_slots(instance: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-    """``__reduce__`` for a slotted dataclass: its class and its field values."""
-    cls = type(instance)
+def field_names(cls: Any) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order."""
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(field.name for field in fields(cls))
-    return rebuild, (cls, *[getattr(instance, name) for name in names])
+    return names
 
 
-__all__ = ["rebuild", "reduce_slots"]
+def reduce_slots(instance: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """``__reduce__`` for a slotted dataclass: its class and its field values."""
+    cls = type(instance)
+    return rebuild, (cls, *[getattr(instance, name) for name in field_names(cls)])
+
+
+__all__ = ["field_names", "rebuild", "reduce_slots"]

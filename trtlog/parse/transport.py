@@ -16,14 +16,11 @@ pieces to the events of one pass.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any
 
 from trtlog.events.makers import value_maker
+from trtlog.events.pickling import field_names
 from trtlog.parse.rows import Item, RowBlock
-
-# Per event class: its field names, in order.
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 # A piece's items packed: the rows in place with None for each event or block, then the
 # classes of those and their field values, in order.
@@ -34,14 +31,16 @@ def pack(items: list[Item]) -> Packed:
     kept: list[Any] = []
     kinds: list[type] = []
     values: list[tuple[Any, ...]] = []
+    # Looked up here per class: ``field_names`` is plain Python, a call per event would cost.
+    names_of: dict[type, tuple[str, ...]] = {}
     for item in items:
         kind: Any = type(item)
         if kind is tuple:
             kept.append(item)
             continue
-        names = _FIELD_NAMES.get(kind)
+        names = names_of.get(kind)
         if names is None:
-            names = _FIELD_NAMES[kind] = tuple(field.name for field in fields(kind))
+            names = names_of[kind] = field_names(kind)
         kept.append(None)
         kinds.append(kind)
         values.append(tuple([getattr(item, name) for name in names]))
