@@ -49,6 +49,7 @@ def pack(items: list[Item]) -> Packed:
 
 def unpack(packed: Packed) -> list[Item]:
     kept, kinds, values = packed
+    # Looked up here per class, as in ``pack``: ``value_maker`` is plain Python.
     makers: dict[type, Callable[..., Any]] = {}
     items: list[Item] = []
     event = 0
