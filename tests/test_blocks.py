@@ -133,6 +133,19 @@ def test_a_line_that_may_not_stand_alone_is_read_line_by_line() -> None:
     assert [(block.first_line, len(block)) for block in blocks] == [(1, 1), (11, 1)]
 
 
+def test_phrases_that_a_form_may_hold_are_still_looked_for() -> None:
+    # A kernel may be named "broadcasting": "Tactic Name: broadcasting Tactic: ..." holds
+    # ": broadcasting ", which the block scanner looks for in named runs (it need not in plain
+    # timings, which cannot hold it: ``trtlog.parse.containment``).
+    broadcasting = "Tactic Name: broadcasting Tactic: 0x00000000000003e8 Time: 0.5"
+    fastest = LATER + "Fastest Tactic: 0x00000000000003e8 Time: 0.5"
+    data = log(
+        STAMP + NAMED, STAMP + broadcasting, STAMP + PLAIN, LATER + NAMED, LATER + NAMED, fastest
+    )
+    blocks = assert_same(data)
+    assert [(block.first_line, len(block)) for block in blocks] == [(3, 1), (4, 2)]
+
+
 def test_8x_kernel_names_join_the_timings_of_a_block() -> None:
     data = log(
         STAMP

@@ -15,7 +15,8 @@ A run is only taken where nothing the line-by-line reading does could turn out d
   run opens a record of its own (so no bare line is a continuation of the run's last line);
 - each line is one clean segment (no CR, no ANSI escape, no timestamp inside it);
 - the grammar's lexer would start each body with the fast path's terminal
-  (``StartConflicts.clear_all``);
+  (``StartConflicts.clear_all``; phrases that would make it start otherwise but that no line
+  of the form can hold are not searched for, ``trtlog.parse.containment``);
 - each body matches the fast path's expression for its form in full.
 
 In 7.x-8.5 logs a kernel-name line ("<layer> Set Tactic Name: <kernel> Tactic: <id>") comes
@@ -67,14 +68,16 @@ _MYELIN_LINE = re.compile(
     r"([^\n\r\x1b\[]*(?:\[(?!\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\])[^\n\r\x1b\[]*)*)$",
     re.M,
 )
-# Per form: the terminal the grammar's lexer starts it with, and what every body starts with.
+# Per form: the terminal the grammar's lexer starts it with, what every body starts with, and
+# the expression every body matches in full.
 _TERMINALS = {
-    "named": ("'Tactic Name: ", ("Tactic Name: ",)),
+    "named": ("'Tactic Name: ", ("Tactic Name: ",), _NAMED_LINE),
     "plain": (
         "_TACTIC_KEYWORD",
         tuple(f"Tactic{colon} {first}" for colon in ("", ":") for first in "-0123456789"),
+        _PLAIN_LINE,
     ),
-    "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)")),
+    "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)"), _MYELIN_LINE),
 }
 _STAMP_IN = re.compile(_STAMP)
 _CHUNK_BYTES = 1 << 20
@@ -161,8 +164,9 @@ class BlockScanner:
         envelope = split[0]
         if kind == "plain" and " Set Tactic Name: " in bodies:
             return self._named_block(envelope, bodies)
-        terminal, starts = _TERMINALS[kind]
-        if not self._fast_path.clear_all(terminal, starts, bodies):
+        terminal, starts, line = _TERMINALS[kind]
+        # Each body is matched against ``line`` in full below before the run is taken.
+        if not self._fast_path.clear_all(terminal, starts, bodies, line.pattern):
             return None
         if kind == "myelin":
             texts = _MYELIN_LINE.findall(bodies)
@@ -241,8 +245,8 @@ class BlockScanner:
         if not timings:
             return None
         text = "\n".join(timings)
-        terminal, starts = _TERMINALS["plain"]
-        if not self._fast_path.clear_all(terminal, starts, text):
+        terminal, starts, line = _TERMINALS["plain"]
+        if not self._fast_path.clear_all(terminal, starts, text, line.pattern):
             return None
         found = _PLAIN_LINE.findall(text)
         if len(found) != len(timings):

@@ -214,10 +214,13 @@ class FastPath:
                 return make[PhaseDuration](*head, phase=phase.group().strip(), seconds=seconds)
         return None
 
-    def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
+    def clear_all(
+        self, terminal: str, starts: tuple[str, ...], bodies: str, line_pattern: str = ""
+    ) -> bool:
         """Whether the lexer would start each of ``bodies`` (joined by newlines, each starting
-        with one of ``starts``) with ``terminal``; False may also mean "ask line by line"."""
-        return self._conflicts.clear_all(terminal, starts, bodies)
+        with one of ``starts`` and, when given, matching ``line_pattern`` in full) with
+        ``terminal``; False may also mean "ask line by line"."""
+        return self._conflicts.clear_all(terminal, starts, bodies, line_pattern)
 
 
 # Messages come back word for word: a layer's timing runner and skipped runners in each of its

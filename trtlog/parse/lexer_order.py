@@ -16,6 +16,7 @@ from typing import Any
 
 from lark import Lark
 
+from trtlog.parse.containment import may_contain
 from trtlog.parse.regex_prefix import may_match_at_start, sre_parse, within_lines
 
 # A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
@@ -40,13 +41,16 @@ class StartConflicts:
             check = self._checks[terminal] = self._check_for(terminal)
         return check(body)
 
-    def clear_all(self, terminal: str, starts: tuple[str, ...], bodies: str) -> bool:
+    def clear_all(
+        self, terminal: str, starts: tuple[str, ...], bodies: str, line_pattern: str = ""
+    ) -> bool:
         """``clear`` for each of ``bodies`` (joined by "\\n"), which all start with one of
-        ``starts``; False may also mean "ask line by line"."""
+        ``starts``; False may also mean "ask line by line". With a ``line_pattern``, the answer
+        holds for bodies that each match it in full (the caller checks that)."""
         check = self._checks.get(terminal)
         if check is None:
             check = self._checks[terminal] = self._check_for(terminal)
-        return check.clear_all(starts, bodies)
+        return check.clear_all(starts, bodies, line_pattern)
 
     def _check_for(self, terminal: str) -> _Check:
         if terminal not in self._names:
@@ -112,6 +116,9 @@ class _Check:
         # Per ``starts`` of ``clear_all``: whether no earlier literal can take such a body, and
         # the other terminals that may match one (``_AtStart``).
         self._for_starts: dict[tuple[str, ...], tuple[bool, _AtStart]] = {}
+        # Per line pattern of ``clear_all``: the lookaheads (with whether they stay within
+        # lines) whose literal a line matching it may hold; the others cannot occur there.
+        self._for_lines: dict[str, tuple[tuple[str | None, re.Pattern[str], bool], ...]] = {}
 
     def __call__(self, body: str) -> bool:
         if self.prefixes and body.startswith(self.prefixes):
@@ -121,17 +128,21 @@ class _Check:
                 return False
         return self.at_start is None or self.at_start.match(body) is None
 
-    def clear_all(self, starts: tuple[str, ...], bodies: str) -> bool:
+    def clear_all(self, starts: tuple[str, ...], bodies: str, line_pattern: str = "") -> bool:
         """``__call__`` for every line of ``bodies`` (bodies joined by "\\n"), each of which
-        starts with one of ``starts``: True only when it is True for each of them. It may say
-        False where checking line by line would not (the caller then does so)."""
+        starts with one of ``starts`` (and matches ``line_pattern`` in full, when given): True
+        only when it is True for each of them. It may say False where checking line by line
+        would not (the caller then does so)."""
         known = self._for_starts.get(starts)
         if known is None:
             known = self._for_starts[starts] = self._check_for_starts(starts)
         starts_clear, at_start = known
         if not starts_clear or at_start.found_in(bodies):
             return False
-        for (literal, after), in_lines in zip(self.lookaheads, self._in_lines, strict=True):
+        lookaheads = self._for_lines.get(line_pattern)
+        if lookaheads is None:
+            lookaheads = self._for_lines[line_pattern] = self._possible_in(line_pattern)
+        for literal, after, in_lines in lookaheads:
             if literal is None:
                 return False
             if literal not in bodies:
@@ -142,6 +153,20 @@ class _Check:
             elif any(after.search(body, 1) for body in bodies.split("\n") if literal in body):
                 return False
         return True
+
+    def _possible_in(
+        self, line_pattern: str
+    ) -> tuple[tuple[str | None, re.Pattern[str], bool], ...]:
+        """The lookaheads a line matching ``line_pattern`` in full may set off: a literal the
+        lookahead needs that no such line can hold rules it out (``may_contain``)."""
+        return tuple(
+            (literal, after, in_lines)
+            for (literal, after), in_lines in zip(self.lookaheads, self._in_lines, strict=True)
+            if not line_pattern
+            or literal is None
+            or "\n" in literal
+            or may_contain(line_pattern, literal)
+        )
 
     def _check_for_starts(self, starts: tuple[str, ...]) -> tuple[bool, _AtStart]:
         # No body starting with one of ``starts`` can be taken by an earlier literal.

@@ -85,7 +85,7 @@ class _Walk:
         if name == "ANY":
             return self._step(places, lambda char: char != "\n")
         if name == "IN":
-            return self._step(places, lambda char: _in_class(value, char))
+            return self._step(places, lambda char: in_class(value, char))
         if name == "SUBPATTERN":
             _group, add_flags, del_flags, inner = value
             if add_flags or del_flags:
@@ -124,7 +124,7 @@ class _Walk:
         return reached
 
 
-def _in_class(items: Any, char: str) -> bool | None:
+def in_class(items: Any, char: str) -> bool | None:
     """Whether ``char`` is in a character class (None: not simple to tell)."""
     negate, found = False, False
     for op, value in items:
@@ -172,7 +172,7 @@ def _newline_free(items: list[Any]) -> bool:
         elif name == "ANY":
             continue
         elif name == "IN":
-            if _in_class(value, "\n") is not False:
+            if in_class(value, "\n") is not False:
                 return False
         elif name == "AT":
             if str(value) not in _SAME_IN_LINES:
@@ -195,4 +195,4 @@ def _newline_free(items: list[Any]) -> bool:
     return True
 
 
-__all__ = ["may_match_at_start", "sre_parse", "within_lines"]
+__all__ = ["in_class", "may_match_at_start", "sre_parse", "within_lines"]
