@@ -16,6 +16,7 @@ one pass (standard input is spooled to a file by the commands that parse it twic
 
 from __future__ import annotations
 
+import io
 import itertools
 import multiprocessing
 import os
@@ -30,6 +31,7 @@ from typing import BinaryIO
 
 from trtlog.parse import StreamItems
 from trtlog.parse.announced import announces
+from trtlog.parse.blocks import text_chunks
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.envelope import NO_ENVELOPE, EnvelopeCache, split_envelope
 from trtlog.parse.fold import fold
@@ -204,8 +206,10 @@ def parse_piece(path: str, piece: Piece) -> PieceResult:
         stream.seek(piece.start)
         data = stream.read(piece.end - piece.start)
     reader = StreamItems(first_line=piece.first_line)
+    # Read in the stream's text pieces, as one pass reads the log: scanning 8 MB of text at
+    # once took a tenth longer than scanning it a MB at a time.
     with rare_collections():
-        items = list(reader.of_chunks([data.decode("utf-8", errors="replace")]))
+        items = list(reader.of_chunks(text_chunks(io.BytesIO(data))))
     return PieceResult(items, reader.parser.counts, reader.physical_lines)
 
 
