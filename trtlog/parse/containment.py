@@ -5,9 +5,9 @@ matches the fast path's expression for its form in full, and when the grammar's 
 start no line with a lazy terminal tried earlier: ``PROFILED_SUBJECT`` and its kind, which take
 a line holding " (<Runner>) profiling completed in ", " [<tensor>] inputs:" and so on wherever
 the phrase stands (``trtlog.parse.lexer_order``). Searching every run for seven such phrases
-costs a sixth of reading it. But "Tactic: <id> Time: <number>" cannot hold " [" or
-" completed in " at all, whatever id and number it carries: proving that once per form and
-phrase, from the two expressions, spares the searches.
+took a fifth of the time spent making blocks of a 10.x log's runs. But "Tactic: <id> Time:
+<number>" cannot hold " [" or " completed in " at all, whatever id and number it carries:
+proving that once per form and phrase, from the two expressions, spares the searches.
 
 The proof follows every path through the expression's parse tree while matching the literal
 along it (the Knuth-Morris-Pratt automaton of the literal over the expression's automaton), so
