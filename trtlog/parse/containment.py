@@ -19,13 +19,11 @@ mean "not simple to tell".
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
-from trtlog.parse.regex_prefix import in_class, sre_parse
+from trtlog.parse.regex_prefix import REPEATS, in_class, parse_tree
 
-_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 # Any character that is not in the literal: reading one puts the search back at its start.
 _OTHER = ""
 
@@ -34,17 +32,12 @@ _OTHER = ""
 def may_contain(regexp: str, literal: str) -> bool:
     """False only when no text ``regexp`` matches (any text it can match any part of) contains
     ``literal``."""
-    if not literal:
-        return True
-    try:
-        parsed = sre_parse.parse(regexp)
-    except (re.error, TypeError, ValueError):
-        return True
-    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+    items = parse_tree(regexp)
+    if not literal or items is None:
         return True
     automaton = _Automaton(frozenset(literal))
     try:
-        automaton.add(list(parsed), 0)
+        automaton.add(items, 0)
     except (TypeError, ValueError, IndexError):
         return True
     return automaton.reaches(literal)
@@ -104,7 +97,7 @@ class _Automaton:
             for branch in value[1]:
                 self.moves[self.add(list(branch), start)].append((None, end))
             return end
-        if name in _REPEATS:
+        if name in REPEATS:
             low, high, inner = value
             if high == 0:
                 return start

@@ -32,19 +32,28 @@ _CATEGORIES = {
     "CATEGORY_WORD": re.compile(r"\w"),
     "CATEGORY_NOT_WORD": re.compile(r"\W"),
 }
-_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def parse_tree(regexp: str) -> list[Any] | None:
+    """The items of ``regexp``'s parse tree; None when it cannot be parsed or its flags change
+    what its items mean (case, verbose)."""
+    try:
+        parsed = sre_parse.parse(regexp)
+    except (re.error, TypeError, ValueError):
+        return None
+    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+        return None
+    return list(parsed)
 
 
 def may_match_at_start(regexp: str, prefix: str) -> bool:
     """False only when no match of ``regexp`` can begin a text that starts with ``prefix``."""
-    try:
-        parsed = sre_parse.parse(regexp)
-    except (re.error, TypeError, ValueError):
-        return True
-    if parsed.state.flags & (re.IGNORECASE | re.VERBOSE):
+    items = parse_tree(regexp)
+    if items is None:
         return True
     try:
-        return bool(_Walk(prefix).advance(list(parsed), {0}))
+        return bool(_Walk(prefix).advance(items, {0}))
     except (TypeError, ValueError, IndexError):
         return True
 
@@ -93,7 +102,7 @@ class _Walk:
             return self.advance(list(inner), places)
         if name == "BRANCH":
             return set().union(*(self.advance(list(branch), places) for branch in value[1]))
-        if name in _REPEATS:
+        if name in REPEATS:
             return self._repeat(value, places)
         if name == "ASSERT":
             direction, inner = value
@@ -184,7 +193,7 @@ def _newline_free(items: list[Any]) -> bool:
         elif name == "BRANCH":
             if not all(_newline_free(list(branch)) for branch in value[1]):
                 return False
-        elif name in _REPEATS:
+        elif name in REPEATS:
             if not _newline_free(list(value[2])):
                 return False
         elif name == "ATOMIC_GROUP":
@@ -195,4 +204,4 @@ def _newline_free(items: list[Any]) -> bool:
     return True
 
 
-__all__ = ["in_class", "may_match_at_start", "sre_parse", "within_lines"]
+__all__ = ["REPEATS", "in_class", "may_match_at_start", "parse_tree", "sre_parse", "within_lines"]
