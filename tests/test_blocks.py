@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_dir, needs_corpus
 from trtlog.analysis import BuildLog, stream_build_log
-from trtlog.events import MyelinTrace, TacticTiming
+from trtlog.events import MyelinTrace, TacticTiming, TimingRunner
 from trtlog.parse import StreamItems, parse_file, parse_lines, parse_text
-from trtlog.parse.blocks import text_chunks
+from trtlog.parse.blocks import BlockScanner, ParsedLine, text_chunks
 from trtlog.parse.fold import fold
+from trtlog.parse.records import RecordParser
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import TIME_MS, RowBlock, events_of
 from trtlog.sources import resolve
@@ -33,6 +34,9 @@ PLAIN = "Tactic: 0x00000000000003ea Time: 0.00832914"
 OLD_PLAIN = "Tactic: -3360065831133338131 time 3.4e+38"
 MYELIN = " (foreignNode)    0, 0.0188384, 1.00000, 0.92564, sm80_xmma_gemm, 0x4841c72cefae1,"
 MYELIN_ONNX = " (foreignNode) Autotuning op node_linear_r0: [ONNX Layer: node_linear_r0]"
+FORMATS = STAMP + "*************** Autotuning format combination: Float(3136,49,7,1) -> Float(3136,1) ***************"  # fmt: skip
+RUNNER = STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])"
+FASTEST = STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1"
 
 
 def read_blocks(data: bytes, chunk_bytes: int = 1 << 20) -> tuple[ParsedLog, list[RowBlock]]:
@@ -67,7 +71,7 @@ def log(*lines: str, end: str = "\n") -> bytes:
 
 def test_a_run_is_one_block_with_the_rows_of_its_lines() -> None:
     data = log(
-        STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])",
+        RUNNER,
         STAMP + NAMED,
         STAMP + SPLIT,
         STAMP + NAMED.replace("0.0123", "inf"),
@@ -269,7 +273,7 @@ def test_any_piece_size_reads_the_same(chunk_bytes: int) -> None:
 
 HOT = [STAMP + NAMED, STAMP + SPLIT, STAMP + PLAIN, LATER + PLAIN, PYTHON + OLD_PLAIN,
        STAMP + MYELIN, LATER + MYELIN_ONNX, STAMP + "Fastest Tactic: 0x00000000000003ea Time: 1",
-       STAMP + "--------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])",
+       RUNNER, FORMATS,
        STAMP + NAME, LATER + UNNUMBERED_NAME, "bare", "", "\r", "[07/07/2026-02:11:14] [I] [TRT] [MemUsageChange] x", "\x1b[2K"]  # fmt: skip
 
 
@@ -303,6 +307,40 @@ def test_every_log_reads_the_same(path: Path) -> None:
     assert by_block.physical_lines == by_line.physical_lines
 
 
+def scanned_kinds(data: bytes) -> list[str]:
+    """What the scanner hands on for each record or line: "block", "parsed" or "line"."""
+    scanner = BlockScanner(RecordParser().fast_path)  # type: ignore[arg-type]
+    names = {RowBlock: "block", ParsedLine: "parsed", tuple: "line"}
+    return [names[type(item)] for item in scanner.scan(text_chunks(io.BytesIO(data)))]
+
+
+def test_one_line_records_are_parsed_as_they_are_scanned() -> None:
+    data = log(FORMATS, RUNNER, STAMP + PLAIN, FASTEST, LATER + "not a hot form", FASTEST)
+    # The last line may have bare lines under it in the next piece of text: read line by line.
+    assert scanned_kinds(data) == ["parsed", "parsed", "block", "parsed", "line", "line"]
+    assert_same(data)
+
+
+def test_a_line_with_bare_lines_under_it_is_not_parsed_while_scanned() -> None:
+    data = log(RUNNER, "  under the runner line", FORMATS, FORMATS + "\r", RUNNER, RUNNER)
+    # A line with a CR is more than one segment: neither it nor the line above it is taken.
+    assert scanned_kinds(data) == ["line", "line", "line", "line", "parsed", "line"]
+    assert_same(data)
+
+
+def test_the_line_after_a_run_that_is_not_a_block_decides_too() -> None:
+    # A plain timing line with more after its time is no block: its lines are read one by
+    # one, and the last of them is a record of its own only if the line after it opens one.
+    odd = STAMP + PLAIN + " and more"
+    opened = log(RUNNER, odd, STAMP + PLAIN, LATER + "next", RUNNER)
+    assert scanned_kinds(opened)[:3] == ["parsed", "line", "parsed"]
+    assert_same(opened)
+    # A redrawn line (a CR in it) opens a record, but is not known to be one clean segment.
+    redrawn = log(RUNNER, odd, STAMP + PLAIN, LATER + "next\r", RUNNER)
+    assert scanned_kinds(redrawn)[:3] == ["parsed", "line", "line"]
+    assert_same(redrawn)
+
+
 @needs_corpus
 def test_most_tactic_timings_of_a_10x_build_are_read_as_blocks() -> None:
     # The equality above says nothing if no line ever made a block.
@@ -314,3 +352,12 @@ def test_most_tactic_timings_of_a_10x_build_are_read_as_blocks() -> None:
     timings = sum(isinstance(event, TacticTiming) for event in parse_file(path).events)
     assert in_blocks["TacticTiming"] >= 0.9 * timings
     assert in_blocks["MyelinTrace"] > 1000
+
+
+@needs_corpus
+def test_most_one_line_autotuning_records_of_a_10x_build_are_parsed_as_scanned() -> None:
+    # The equalities above say nothing if no line was ever parsed while scanned.
+    path = corpus_dir() / "logs" / "hackathon_trt10.16.1_trtexec_build_h100.log"
+    kinds = Counter(scanned_kinds(path.read_bytes()))
+    runners = sum(isinstance(event, TimingRunner) for event in parse_file(path).events)
+    assert kinds["parsed"] >= 3 * runners > 300

@@ -19,6 +19,11 @@ A run is only taken where nothing the line-by-line reading does could turn out d
   of the form can hold are not searched for, ``trtlog.parse.containment``);
 - each body matches the fast path's expression for its form in full.
 
+Between runs, a clean line with an envelope whose next line opens a record of its own is a
+one-line record whatever the parser does: the fast path is tried on it as the scanner reads it,
+and what it makes goes on as a ``ParsedLine`` (format combinations, timing runners, fastest and
+chosen tactics: most other lines of a build), sparing the record assembly a line costs.
+
 In 7.x-8.5 logs a kernel-name line ("<layer> Set Tactic Name: <kernel> Tactic: <id>") comes
 before most timings; such lines join the run, each parsed by the fast path as it would be on
 its own, so that the run is not cut into blocks of one line.
@@ -34,11 +39,11 @@ from typing import Any, BinaryIO, cast
 from trtlog.events.autotuning import SetTacticName, TacticTiming
 from trtlog.events.base import TacticId
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.envelope import Envelope, EnvelopeCache
+from trtlog.parse.envelope import NO_ENVELOPE, Envelope, EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, NUMBER, TACTIC_ID
 from trtlog.parse.fast_path import FastPath
-from trtlog.parse.reader import numbered_segments
-from trtlog.parse.rows import Row, RowBlock
+from trtlog.parse.reader import may_embed_timestamp, numbered_segments
+from trtlog.parse.rows import Item, Row, RowBlock
 
 _STAMP = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
 # The envelopes of tactic timings: trtexec's (8.x-11.x) and the Python API's, both VERBOSE.
@@ -84,8 +89,21 @@ _CHUNK_BYTES = 1 << 20
 # Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``, ``_values``).
 _KNOWN_TEXTS = 100_000
 
-# What the scanner hands on: (line number, segment) for a line read one by one, or a block.
-Scanned = tuple[int, str] | RowBlock
+
+class ParsedLine:
+    """A line that is a record of its own, already made into its item by the fast path."""
+
+    __slots__ = ("body", "envelope", "item")
+
+    def __init__(self, envelope: Envelope, body: str, item: Item) -> None:
+        self.envelope = envelope
+        self.body = body
+        self.item = item
+
+
+# What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
+# already, or a block.
+Scanned = tuple[int, str] | ParsedLine | RowBlock
 
 
 def text_chunks(stream: BinaryIO, size: int = _CHUNK_BYTES) -> Iterator[str]:
@@ -129,10 +147,13 @@ class BlockScanner:
         done = 0
         for run in _RUN.finditer(text):
             if run.start() > done:
-                yield from self._lines(text[done + 1 : run.start()])
+                # The run's first line has an envelope of its own.
+                yield from self._lines(text[done + 1 : run.start()], True)
             block = self._block(run)
             if block is None:
-                yield from self._lines(run.group()[1:])
+                after = text.find("\n", run.end() + 1)
+                following = text[run.end() + 1 : after if after >= 0 else len(text)]
+                yield from self._lines(run.group()[1:], self._opening(following) is not None)
             else:
                 self.line += len(block)
                 self.lines += len(block)
@@ -141,13 +162,45 @@ class BlockScanner:
         rest = text[done + 1 :]
         if rest:
             # The chunk ends with a newline (but for a log's unterminated last line).
-            yield from self._lines(rest[:-1] if rest.endswith("\n") else rest)
+            yield from self._lines(rest[:-1] if rest.endswith("\n") else rest, False)
 
-    def _lines(self, text: str) -> Iterator[tuple[int, str]]:
+    def _lines(self, text: str, record_follows: bool) -> Iterator[tuple[int, str] | ParsedLine]:
+        """The lines of ``text``; ``record_follows``: whether the line after it opens a record.
+
+        A clean line with an envelope, followed by one that opens a record of its own, is a
+        one-line record: the fast path is tried on it here (as ``RecordParser`` would) and its
+        item handed on as a ``ParsedLine``; every other line goes on as a numbered segment."""
         lines = text.split("\n")
-        yield from numbered_segments(lines, self.line)
+        message = self._fast_path.message
+        number = self.line
+        following = self._opening(lines[0])
+        last = len(lines) - 1
+        for index, line in enumerate(lines):
+            split = following
+            if index < last:
+                following = self._opening(lines[index + 1])
+                follows = following is not None
+            else:
+                follows = record_follows
+            if split is None:
+                yield from numbered_segments((line,), number)
+            else:
+                envelope, body = split
+                item = message(envelope, body, number) if follows else None
+                # A clean line is one segment.
+                yield (number, line) if item is None else ParsedLine(envelope, body, item)
+            number += 1
         self.line += len(lines)
         self.lines += len(lines)
+
+    def _opening(self, line: str) -> tuple[Envelope, str] | None:
+        """The envelope and body of a line that is one clean segment opening a record."""
+        if "\r" in line or "\x1b" in line or may_embed_timestamp(line):
+            return None
+        split = self._envelopes.split(line)
+        if split is None or split[0] is NO_ENVELOPE:
+            return None
+        return split
 
     def _block(self, run: re.Match[str]) -> RowBlock | None:
         prefix = run.group(1)
@@ -255,4 +308,4 @@ class BlockScanner:
         return self._timings(envelope, tactics, times, names=names, name_offsets=offsets)
 
 
-__all__ = ["BlockScanner", "Scanned", "text_chunks"]
+__all__ = ["BlockScanner", "ParsedLine", "Scanned", "text_chunks"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from trtlog.events.base import Event
-from trtlog.parse.blocks import BlockScanner, text_chunks
+from trtlog.parse.blocks import BlockScanner, ParsedLine, text_chunks
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
@@ -87,7 +87,9 @@ class StreamItems:
 _LEADING_LINES_LIMIT = 1000
 
 
-def _record_events(records: Iterable[Record | RowBlock], parser: RecordParser) -> Iterator[Item]:
+def _record_events(
+    records: Iterable[Record | ParsedLine | RowBlock], parser: RecordParser
+) -> Iterator[Item]:
     leading: list[Item] | None = []
     for record in records:
         events = parser.parse(record)

@@ -49,7 +49,7 @@ def clean_line(raw: bytes | str) -> list[str]:
     return segments
 
 
-def _may_embed_timestamp(text: str) -> bool:
+def may_embed_timestamp(text: str) -> bool:
     """Whether a timestamp may start after the first character: it needs two slashes of its
     own, besides the two of a timestamp the line starts with."""
     slashes = text.count("/")
@@ -67,7 +67,7 @@ def numbered_segments(lines: Iterable[bytes | str], first: int = 1) -> Iterator[
         if text.endswith("\n"):
             text = text[:-1]
         # Most lines are one clean segment; the rest go through clean_line.
-        if "\r" in text or "\x1b" in text or _may_embed_timestamp(text):
+        if "\r" in text or "\x1b" in text or may_embed_timestamp(text):
             for segment in clean_line(text):
                 yield number, segment
         else:

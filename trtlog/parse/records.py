@@ -22,6 +22,7 @@ from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
 from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.announced import Announcement, announcement, announces, listed
+from trtlog.parse.blocks import ParsedLine
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
@@ -73,15 +74,18 @@ class LineCounts:
     envelope_styles: dict[str, int] = field(default_factory=dict)
 
 
-def assemble_records(segments: Iterable[Scanned], fast: bool = True) -> Iterator[Record | RowBlock]:
+def assemble_records(
+    segments: Iterable[Scanned], fast: bool = True
+) -> Iterator[Record | ParsedLine | RowBlock]:
     """Attach each bare segment to the enveloped record above it; blocks
     (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
     regular expression instead of the grammar (the same result)."""
     pending: Record | None = None
     cache = EnvelopeCache() if fast else None
     for segment in segments:
-        if type(segment) is RowBlock:
-            # A block's lines have envelopes of their own: it closes the record above.
+        if type(segment) is RowBlock or type(segment) is ParsedLine:
+            # A block's lines (a parsed line) have envelopes of their own: it closes the
+            # record above.
             if pending is not None:
                 yield pending
                 pending = None
@@ -127,10 +131,12 @@ class RecordParser:
     def fast_path(self) -> FastPath | None:
         return self._fast_path
 
-    def parse(self, record: Record | RowBlock) -> list[Item]:
+    def parse(self, record: Record | ParsedLine | RowBlock) -> list[Item]:
         if type(record) is RowBlock:
             self._announced = None
             return [self._count_block(record)]
+        if type(record) is ParsedLine:
+            return self._count_parsed(record)
         assert isinstance(record, Record)
         items = self._parse_record(record)
         # A list announced by the record before (``trtlog.parse.announced``).
@@ -178,6 +184,19 @@ class RecordParser:
             events.extend(self._parse_bare(record.envelope, number, text, suspect))
             suspect = False
         return events
+
+    def _count_parsed(self, parsed: ParsedLine) -> list[Item]:
+        """Count a line the scanner parsed by the fast path as ``_parse_record`` counts it."""
+        counts = self.counts
+        counts.segments += 1
+        counts.recognized += 1
+        style = parsed.envelope.style
+        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
+        self.seen_envelope = True
+        items = [parsed.item]
+        announced = announces(parsed.body)
+        self._announced = announcement(parsed.body, items) if announced else None
+        return items
 
     def _count_block(self, block: RowBlock) -> RowBlock:
         """Count a block's lines as the fast path counts each of them."""
