@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_dir, needs_corpus
 from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.events import MyelinTrace, TacticTiming, TimingRunner
-from trtlog.parse import StreamItems, parse_file, parse_lines, parse_text
+from trtlog.parse import StreamItems, blocks, parse_file, parse_lines, parse_text
 from trtlog.parse.blocks import BlockScanner, ParsedLine, text_chunks
 from trtlog.parse.fold import fold
 from trtlog.parse.records import RecordParser
@@ -361,3 +361,30 @@ def test_most_one_line_autotuning_records_of_a_10x_build_are_parsed_as_scanned()
     kinds = Counter(scanned_kinds(path.read_bytes()))
     runners = sum(isinstance(event, TimingRunner) for event in parse_file(path).events)
     assert kinds["parsed"] >= 3 * runners > 300
+
+
+MYELIN_STARTS = [" (foreignNode)", " (myelin)", " (Myelin)", " (Foreign)", "(foreignNode)", ""]
+MYELIN_PIECES = [" ", "[07/07/2026-02:11:14]", "[07/07/2026-02:11:1]", "[", "]", "\r", "\x1b", ", 0x4a,"]  # fmt: skip
+MYELIN_LINES = st.builds(
+    lambda start, rest: start + "".join(rest).replace("\n", " "),
+    st.sampled_from(MYELIN_STARTS),
+    st.lists(st.one_of(st.sampled_from(MYELIN_PIECES), st.text(max_size=5)), max_size=6),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(MYELIN_LINES, min_size=1, max_size=4))
+def test_a_trace_is_whole_when_each_line_matches_the_fast_path(lines: list[str]) -> None:
+    expected = all(blocks._MYELIN_LINE.fullmatch(line) for line in lines)
+    assert blocks._whole_trace("\n".join(lines), len(lines)) == expected
+
+
+def test_a_trace_block_gives_each_line_its_text() -> None:
+    (block,) = assert_same(
+        log(STAMP + MYELIN, STAMP + MYELIN_ONNX, STAMP + " (myelin) x [1]", LATER + "x")
+    )
+    assert [row[-1] for row in block.rows()] == [
+        MYELIN[14:].strip(),
+        MYELIN_ONNX[14:].strip(),
+        "x [1]",
+    ]

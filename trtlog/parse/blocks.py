@@ -85,6 +85,8 @@ _TERMINALS = {
     "myelin": ("MYELIN_PREFIX", (" (foreignNode)", " (myelin)", " (Myelin)"), _MYELIN_LINE),
 }
 _STAMP_IN = re.compile(_STAMP)
+# What a Myelin trace line's message starts with (``_MYELIN_LINE``), after the newline before it.
+_MYELIN_STARTS = ("\n (foreignNode)", "\n (myelin)", "\n (Myelin)")
 _CHUNK_BYTES = 1 << 20
 # Kernel names and tactic ids a scanner remembers (``BlockScanner._shared``, ``_values``).
 _KNOWN_TEXTS = 100_000
@@ -124,6 +126,17 @@ def text_chunks(stream: BinaryIO, size: int = _CHUNK_BYTES) -> Iterator[str]:
         yield data[:end].decode("utf-8", errors="replace")
     if rest:
         yield rest.decode("utf-8", errors="replace")
+
+
+def _whole_trace(bodies: str, count: int) -> bool:
+    """Whether each of the ``count`` lines of ``bodies`` matches ``_MYELIN_LINE`` in full: it
+    starts with a Myelin prefix, holds no CR and no escape, and no "[" in it opens a
+    timestamp. The same answer as matching every line, without making each line's text (a
+    10.x build logs tens of thousands of these lines per layer it hands to Myelin)."""
+    if "\r" in bodies or "\x1b" in bodies or _STAMP_IN.search(bodies) is not None:
+        return False
+    lines = "\n" + bodies
+    return sum(lines.count(start) for start in _MYELIN_STARTS) == count
 
 
 class BlockScanner:
@@ -222,10 +235,17 @@ class BlockScanner:
         if not self._fast_path.clear_all(terminal, starts, bodies, line.pattern):
             return None
         if kind == "myelin":
-            texts = _MYELIN_LINE.findall(bodies)
-            if len(texts) != count:
+            if not _whole_trace(bodies, count):
                 return None
-            return RowBlock(MyelinTrace, self.line, envelope, array("Q"), array("d"), texts=texts)
+            return RowBlock(
+                MyelinTrace,
+                self.line,
+                envelope,
+                array("Q"),
+                array("d"),
+                trace=bodies,
+                trace_lines=count,
+            )
         if kind == "plain":
             found = _PLAIN_LINE.findall(bodies)
             if len(found) != count:

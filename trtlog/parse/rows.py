@@ -49,12 +49,15 @@ class RowBlock:
     # printed, read as numbers (inf and FLT_MAX kept: "not timed" is decided when read), the
     # kernels and their parameters (None where the line names none). Numbers in arrays are
     # one buffer each to copy between processes and into the tactics table. MyelinTrace: the
-    # text after the prefix, unstripped (and both arrays empty).
+    # lines' messages (" (foreignNode) ...") joined by newlines, and how many there are (both
+    # arrays empty): a line's text is cut from them only when its row is asked for, which the
+    # table builders never do.
     tactics: array[int]
     times: array[float]
     kernels: list[str | None] | None = None
     parameters: list[str | None] | None = None
-    texts: list[str] | None = None
+    trace: str | None = None
+    trace_lines: int = 0
     # Kernel-name rows (``SetTacticName``) among the timings, and their places in the block
     # (0 for its first line); the timings fill the other places, in order.
     names: list[Row] | None = None
@@ -74,8 +77,8 @@ class RowBlock:
 
     def __len__(self) -> int:
         """The block's lines."""
-        if self.texts is not None:
-            return len(self.texts)
+        if self.trace is not None:
+            return self.trace_lines
         return len(self.tactics) + (len(self.names) if self.names else 0)
 
     @property
@@ -98,8 +101,10 @@ class RowBlock:
     def rows(self) -> Iterator[Row]:
         head = (self.envelope.timestamp, self.envelope.severity, self.envelope.producer)
         line = self.first_line
-        if self.texts is not None:
-            for number, text in enumerate(self.texts, start=line):
+        if self.trace is not None:
+            for number, message in enumerate(self.trace.split("\n"), start=line):
+                # The text after the "(foreignNode)" or "(myelin)" that starts the message.
+                text = message[message.index(")") + 1 :]
                 yield (MyelinTrace, number, number, *head, text.strip())
             return
         context = (self.layer, self.formats, self.runner, self.runner_id, self.build)
