@@ -321,6 +321,14 @@ def test_one_line_records_are_parsed_as_they_are_scanned() -> None:
     assert_same(data)
 
 
+def test_a_long_line_is_left_to_the_record_parser() -> None:
+    # The fast path does not remember messages this long: a miss would be tried twice.
+    long = STAMP + "--------------- Timing Runner: " + "x" * 1000 + " (CaskConvolution[0x80000009])"
+    data = log(long, RUNNER, RUNNER)
+    assert scanned_kinds(data) == ["line", "parsed", "line"]
+    assert_same(data)
+
+
 def test_a_line_with_bare_lines_under_it_is_not_parsed_while_scanned() -> None:
     data = log(RUNNER, "  under the runner line", FORMATS, FORMATS + "\r", RUNNER, RUNNER)
     # A line with a CR is more than one segment: neither it nor the line above it is taken.

@@ -41,7 +41,7 @@ from trtlog.events.base import TacticId
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, NUMBER, TACTIC_ID
-from trtlog.parse.fast_path import FastPath
+from trtlog.parse.fast_path import LONGEST_REMEMBERED, FastPath
 from trtlog.parse.reader import may_embed_timestamp, numbered_segments
 from trtlog.parse.rows import Item, Row, RowBlock
 
@@ -199,7 +199,10 @@ class BlockScanner:
                 yield from numbered_segments((line,), number)
             else:
                 envelope, body = split
-                item = message(envelope, body, number) if follows else None
+                # A longer message is not remembered by the fast path: where it is none of
+                # the hot forms, the record parser would try it all over again.
+                taken = follows and len(body) <= LONGEST_REMEMBERED
+                item = message(envelope, body, number) if taken else None
                 # A clean line is one segment.
                 yield (number, line) if item is None else ParsedLine(envelope, body, item)
             number += 1

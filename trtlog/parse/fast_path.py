@@ -170,7 +170,7 @@ class FastPath:
         return item
 
     def _remember(self, body: str, item: Item | None) -> None:
-        if len(body) > _LONGEST_REMEMBERED:
+        if len(body) > LONGEST_REMEMBERED:
             return
         if item is None:
             remake = _NOT_HOT
@@ -233,7 +233,7 @@ class FastPath:
 _REMEMBERED = 20_000
 # Longer messages are not kept: the hot forms are short, and another program's output can hold
 # lines of thousands of characters (20,000 of them would hold hundreds of MB).
-_LONGEST_REMEMBERED = 1000
+LONGEST_REMEMBERED = 1000
 # How an item is made again: a maker of its class taking the head and the values after it.
 _Remake = tuple[Callable[..., Item | None], tuple[Any, ...]]
 
@@ -253,4 +253,4 @@ def shared_fast_path(lark: Lark, start: str = "message") -> FastPath:
     return FastPath(lark, start)
 
 
-__all__ = ["FastPath", "shared_fast_path"]
+__all__ = ["LONGEST_REMEMBERED", "FastPath", "shared_fast_path"]
