@@ -29,6 +29,7 @@ COMPILED_MODULES = [
     "trtlog/analysis/timeline_spans.py",
     "trtlog/parse/announced.py",
     "trtlog/parse/blocks.py",
+    "trtlog/parse/envelope_cache.py",
     "trtlog/parse/fast_forms.py",
     "trtlog/parse/fast_forms_runs.py",
     "trtlog/parse/fast_path.py",

@@ -396,3 +396,39 @@ def test_a_trace_block_gives_each_line_its_text() -> None:
         MYELIN_ONNX[14:].strip(),
         "x [1]",
     ]
+
+
+# Kernel names as the logs print them, and the characters that may not stand in one.
+KERNEL_PIECES = ["sm80_xmma_gemm", "_f16", "k", " ", "\t", "\r", "[", "\x1b", "\x1c", "é",
+                 "\u2003", "\n", "Tactic Name: ", " Tactic: 0x1 Time: 2"]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            lambda kernel, parameters, time: (
+                f"Tactic Name: {kernel}{parameters} Tactic: 0x00ab Time: {time}"
+            ),
+            st.lists(st.sampled_from(KERNEL_PIECES), min_size=1, max_size=4).map("".join),
+            st.sampled_from(["", " numSplitK: 1 numBuffers: 0 numKernels: 1"]),
+            st.sampled_from(["0.0123", "nan", "x"]),
+        ),
+        min_size=1,
+        max_size=4,
+    ).map("\n".join)
+)
+def test_kernel_names_are_found_as_the_fast_path_finds_them(bodies: str) -> None:
+    # A run is taken when every line matches; then each line's values must be the fast path's.
+    lines = bodies.count("\n") + 1
+    expected = blocks._NAMED_LINE.findall(bodies)
+    found = blocks._named_timings(bodies)
+    assert (len(found) == lines) == (len(expected) == lines)
+    if len(expected) == lines:
+        assert found == expected
+
+
+def test_only_the_characters_checked_for_may_not_stand_in_an_ascii_kernel_name() -> None:
+    refused = {chr(code) for code in range(128) if not blocks._NAMED_LINE.match(
+        f"Tactic Name: a{chr(code)}b Tactic: 1 Time: 2")}  # fmt: skip
+    assert refused == {*blocks._NOT_IN_PLAIN_NAMES, " ", "\n"}

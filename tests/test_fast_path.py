@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from trtlog.parse import fast_path, parse_file, parse_text
-from trtlog.parse.envelope import EnvelopeCache, split_envelope
+from trtlog.parse.envelope import split_envelope
+from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
 from trtlog.parse.fast_path import FastPath
 from trtlog.parse.grammar import message_parser
@@ -57,11 +58,13 @@ def same(left: object, right: object) -> bool:
     return left == right
 
 
-def assert_agrees(envelope_line: str) -> bool:
-    """The fast path's events equal the grammar's wherever it takes the line; whether it did."""
-    cached = EnvelopeCache().split(envelope_line)
-    if cached is not None:
-        assert cached == split_envelope(envelope_line), envelope_line
+def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) -> bool:
+    """The fast path's events equal the grammar's wherever it takes the line; whether it did.
+    ``envelopes``: a cache that has split the lines before this one."""
+    for cache in (EnvelopeCache(), envelopes or EnvelopeCache()):
+        cached = cache.split(envelope_line)
+        if cached is not None:
+            assert cached == split_envelope(envelope_line), envelope_line
     fast = fast_events(envelope_line)
     if fast is not None:
         assert same(fast, grammar_events(envelope_line)), envelope_line
@@ -72,9 +75,12 @@ def assert_agrees(envelope_line: str) -> bool:
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_line_parses_the_same_both_ways(path: Path) -> None:
     taken = 0
+    # One cache for the whole log, as the parser keeps one: what it remembers of a line must
+    # not change how it splits the next.
+    envelopes = EnvelopeCache()
     with open_log(path) as stream:
         for _, segment in numbered_segments(stream):
-            taken += assert_agrees(segment)
+            taken += assert_agrees(segment, envelopes)
     fast, slow = parse_file(path), parse_file(path, fast=False)
     assert same(fast.events, slow.events)
     assert fast.counts == slow.counts
@@ -433,3 +439,22 @@ def test_kernel_name_lines_split_as_the_expression_does(body: str) -> None:
     else:
         assert split is not None
         assert (split[0], *split[1].groups()) == expected.groups()
+
+
+_ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ", "[V]", "[I]",
+                    "[W]", "[TRT]", "[TRT-LLM]", "[TensorRT] VERBOSE: ", "[13:47:39.127]",
+                    "[DEBUG]", "[TensorRT]", "Tactic: 0x1 Time: 2", "x", "["]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_ENVELOPE_PIECES), max_size=7).map("".join), max_size=6))
+@example(["[07/07/2026-02:11:00] [I] x", "[07/07/2026-02:11:00] [I] [TRT] x"])
+@example(["[07/07/2026-02:11:00] [V] [TRT] x", "[07/07/2026-02:11:00] [V] [TRT]  x"])
+def test_an_envelope_cache_splits_each_line_as_a_new_one_would(lines: list[str]) -> None:
+    # The cache remembers a line's head: the lines after it must split as on their own.
+    envelopes = EnvelopeCache()
+    for line in lines:
+        split = envelopes.split(line)
+        assert split == EnvelopeCache().split(line), line
+        if split is not None:
+            assert split == split_envelope(line), line

@@ -573,7 +573,8 @@ def test_timestamps_are_local_wall_clock() -> None:
 def test_edge_llm_stamps_are_a_time_of_day(
     line: str, severity: str, producer: str, body: str
 ) -> None:
-    from trtlog.parse.envelope import UNDATED, EnvelopeCache, split_envelope
+    from trtlog.parse.envelope import UNDATED, split_envelope
+    from trtlog.parse.envelope_cache import EnvelopeCache
 
     envelope, rest = split_envelope(line)
     assert EnvelopeCache().split(line) == (envelope, rest)
@@ -608,7 +609,8 @@ def test_a_7x_internal_error_keeps_the_source_and_abort_lines_under_it() -> None
 
 @pytest.mark.parametrize("level", ["INTERNAL ERROR", "INTERNAL_ERROR"])
 def test_both_spellings_of_the_internal_error_level_are_envelopes(level: str) -> None:
-    from trtlog.parse.envelope import EnvelopeCache, split_envelope
+    from trtlog.parse.envelope import split_envelope
+    from trtlog.parse.envelope_cache import EnvelopeCache
 
     line = f"[TensorRT] {level}: Assertion failed: x"
     envelope, body = split_envelope(line)
@@ -624,7 +626,8 @@ def test_both_spellings_of_the_internal_error_level_are_envelopes(level: str) ->
 def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
     # Many programs print "[HH:MM:SS.mmm] [INFO] " before their own lines; TensorRT-Edge-LLM
     # always names the source.
-    from trtlog.parse.envelope import EnvelopeCache, split_envelope
+    from trtlog.parse.envelope import split_envelope
+    from trtlog.parse.envelope_cache import EnvelopeCache
 
     line = "[13:48:27.826] [INFO] Some program's message"
     assert split_envelope(line) == (NO_ENVELOPE, line)

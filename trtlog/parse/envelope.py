@@ -1,10 +1,9 @@
-"""Split a line into its envelope (timestamp, severity, producer) and its message body: with
-the grammar (``split_envelope``), or for the prefixes of nearly every line with a regular
-expression and a cache of the envelopes seen (``EnvelopeCache``), which give the same."""
+"""Split a line into its envelope (timestamp, severity, producer) and its message body with the
+grammar (``split_envelope``). ``trtlog.parse.envelope_cache`` splits the prefixes of nearly
+every line with a regular expression and a cache of the envelopes seen, which give the same."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
@@ -104,7 +103,7 @@ def parse_clock_stamp(text: str) -> datetime | None:
         return None
 
 
-def _edge_llm_envelope(stamp: str, level: str, source: str) -> Envelope:
+def edge_llm_envelope(stamp: str, level: str, source: str) -> Envelope:
     producer = "trt" if source == "TensorRT" else "edgellm"
     return Envelope("edge-llm", parse_clock_stamp(stamp), EDGE_LLM_LEVELS[level], producer)
 
@@ -171,7 +170,7 @@ class EnvelopeTransformer(Transformer):
         return Envelope("jetson-inference", None, None, "trt")
 
     def edge_llm_envelope(self, stamp: Token, level: Token, source: Token) -> Envelope:
-        return _edge_llm_envelope(stamp.rstrip(), level.strip().strip("[]"), source.strip()[1:-1])
+        return edge_llm_envelope(stamp.rstrip(), level.strip().strip("[]"), source.strip()[1:-1])
 
 
 @cache
@@ -195,82 +194,3 @@ def split_envelope(line: str) -> tuple[Envelope, str]:
     except LarkError:
         # A prefix that starts like an envelope but does not finish as one: no envelope.
         return NO_ENVELOPE, line
-
-
-# The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
-# API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.
-_TIMESTAMPED = re.compile(
-    r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-    r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
-)
-
-
-# TensorRT-Edge-LLM's: "[13:47:39.127] [INFO] [TensorRT] " (``SOURCE_TAG`` in envelope.lark).
-_CLOCKED = re.compile(
-    r"(\[\d\d:\d\d:\d\d\.\d{3}\]) ?\[(DEBUG|INFO|WARNING|ERROR|UNKNOWN)\] ?"
-    r"\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?"
-)
-# Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
-_UNSTAMPED = re.compile(
-    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL[_ ]ERROR): ?"
-    r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-)
-# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
-_LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
-
-
-class EnvelopeCache:
-    """Envelopes by prefix: the lines of one second at one level share one."""
-
-    def __init__(self) -> None:
-        self._envelopes: dict[str, Envelope] = {}
-
-    def split(self, line: str) -> tuple[Envelope, str] | None:
-        """The envelope and body of a line; None where the grammar must decide."""
-        if not line.startswith("["):
-            if line.startswith(_LOGGING_PREFIXES):
-                return None
-            return NO_ENVELOPE, line
-        match = _TIMESTAMPED.match(line)
-        make = _envelope
-        if match is None:
-            match = _UNSTAMPED.match(line)
-            make = _unstamped_envelope
-        if match is None:
-            match = _CLOCKED.match(line)
-            make = _clocked_envelope
-            if match is None:
-                return None
-        end = match.end()
-        prefix = line[:end]
-        envelope = self._envelopes.get(prefix)
-        if envelope is None:
-            envelope = self._envelopes[prefix] = make(match)
-            if len(self._envelopes) > 4096:
-                self._envelopes.clear()
-        return envelope, line[end:]
-
-
-def _clocked_envelope(match: re.Match[str]) -> Envelope:
-    stamp, level, source = match.groups()
-    return _edge_llm_envelope(stamp, level, source)
-
-
-def _unstamped_envelope(match: re.Match[str]) -> Envelope:
-    python_level, level, library = match.groups()
-    if python_level is not None:
-        return Envelope("python-legacy", None, LEVELS[python_level], "trt")
-    producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
-    return Envelope("level", None, LEVELS[level], producer)
-
-
-def _envelope(match: re.Match[str]) -> Envelope:
-    stamp, level, library, python_library, python_level = match.groups()
-    timestamp: datetime | None = parse_timestamp(stamp)
-    if level is not None:
-        producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
-        return Envelope("trtexec", timestamp, LEVELS[level], producer)
-    producer = "trtllm" if "LLM" in python_library else "trt"
-    return Envelope(
-        "python-api", timestamp, None if python_level is None else LEVELS[python_level], producer
-    )

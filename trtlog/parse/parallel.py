@@ -33,7 +33,8 @@ from trtlog.parse import StreamItems
 from trtlog.parse.announced import announces
 from trtlog.parse.blocks import text_chunks
 from trtlog.parse.collection import rare_collections
-from trtlog.parse.envelope import NO_ENVELOPE, EnvelopeCache, split_envelope
+from trtlog.parse.envelope import NO_ENVELOPE, split_envelope
+from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fold import fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts

@@ -29,9 +29,9 @@ from trtlog.parse.envelope import (
     RELAYING_PRODUCERS,
     WARNING_OR_WORSE,
     Envelope,
-    EnvelopeCache,
     split_envelope,
 )
+from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer

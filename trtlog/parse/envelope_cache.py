@@ -1,0 +1,120 @@
+"""The envelopes of nearly every line, split with regular expressions and a cache of the
+envelopes seen: the same ``(Envelope, body)`` as the envelope grammar (``split_envelope``), or
+None where only the grammar can tell (``tests/test_grammar_rules.py`` compares the two)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from trtlog.parse.envelope import (
+    LEVELS,
+    NO_ENVELOPE,
+    Envelope,
+    edge_llm_envelope,
+    parse_timestamp,
+)
+
+# The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
+# API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.
+_TIMESTAMPED = re.compile(
+    r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
+    r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
+)
+# The longest text ``_TIMESTAMPED`` matches ("[ts] [V] [TRT-LLM] "): what it makes of a line
+# depends on the line's first ``_HEAD`` characters alone (it has no lookahead).
+_HEAD = 36
+# TensorRT-Edge-LLM's: "[13:47:39.127] [INFO] [TensorRT] " (``SOURCE_TAG`` in envelope.lark).
+_CLOCKED = re.compile(
+    r"(\[\d\d:\d\d:\d\d\.\d{3}\]) ?\[(DEBUG|INFO|WARNING|ERROR|UNKNOWN)\] ?"
+    r"\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?"
+)
+# Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
+_UNSTAMPED = re.compile(
+    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL[_ ]ERROR): ?"
+    r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
+)
+# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
+_LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
+# Envelopes and heads kept before all are forgotten (a log moves on second by second).
+_KEPT = 4096
+
+
+class EnvelopeCache:
+    """Envelopes by prefix: the lines of one second at one level share one."""
+
+    def __init__(self) -> None:
+        self._envelopes: dict[str, Envelope] = {}
+        # A timestamped line's first ``_HEAD`` characters -> its envelope and where its body
+        # starts: the lines of one second at one level start with a few dozen heads, and a
+        # lookup costs less than matching ``_TIMESTAMPED`` again.
+        self._heads: dict[str, tuple[Envelope, int]] = {}
+
+    def split(self, line: str) -> tuple[Envelope, str] | None:
+        """The envelope and body of a line; None where the grammar must decide."""
+        head = line[:_HEAD]
+        known = self._heads.get(head)
+        if known is not None:
+            envelope, end = known
+            return envelope, line[end:]
+        if not line.startswith("["):
+            if line.startswith(_LOGGING_PREFIXES):
+                return None
+            return NO_ENVELOPE, line
+        match = _TIMESTAMPED.match(line)
+        if match is not None:
+            envelope = self._shared(line, match, _envelope)
+            heads = self._heads
+            if len(heads) > _KEPT:
+                heads.clear()
+            heads[head] = (envelope, match.end())
+            return envelope, line[match.end() :]
+        match = _UNSTAMPED.match(line)
+        if match is not None:
+            return self._shared(line, match, _unstamped_envelope), line[match.end() :]
+        match = _CLOCKED.match(line)
+        if match is not None:
+            return self._shared(line, match, _clocked_envelope), line[match.end() :]
+        return None
+
+    def _shared(
+        self, line: str, match: re.Match[str], make: Callable[[re.Match[str]], Envelope]
+    ) -> Envelope:
+        """The envelope of the prefix ``match`` found: one object for every line with it."""
+        prefix = line[: match.end()]
+        envelope = self._envelopes.get(prefix)
+        if envelope is None:
+            envelopes = self._envelopes
+            if len(envelopes) > _KEPT:
+                envelopes.clear()
+            envelope = envelopes[prefix] = make(match)
+        return envelope
+
+
+def _clocked_envelope(match: re.Match[str]) -> Envelope:
+    stamp, level, source = match.groups()
+    return edge_llm_envelope(stamp, level, source)
+
+
+def _unstamped_envelope(match: re.Match[str]) -> Envelope:
+    python_level, level, library = match.groups()
+    if python_level is not None:
+        return Envelope("python-legacy", None, LEVELS[python_level], "trt")
+    producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
+    return Envelope("level", None, LEVELS[level], producer)
+
+
+def _envelope(match: re.Match[str]) -> Envelope:
+    stamp, level, library, python_library, python_level = match.groups()
+    timestamp: datetime | None = parse_timestamp(stamp)
+    if level is not None:
+        producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
+        return Envelope("trtexec", timestamp, LEVELS[level], producer)
+    producer = "trtllm" if "LLM" in python_library else "trt"
+    return Envelope(
+        "python-api", timestamp, None if python_level is None else LEVELS[python_level], producer
+    )
+
+
+__all__ = ["EnvelopeCache"]
