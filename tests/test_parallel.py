@@ -20,7 +20,7 @@ from trtlog.analysis import TABLES, stream_build_log
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
-from trtlog.parse.parallel import ParallelParse, cut
+from trtlog.parse.parallel import ParallelParse, Piece, PieceResult, cut
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
 from trtlog.sources import resolve
@@ -225,7 +225,8 @@ def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bo
     pieces = cut(str(path), 1024)
     assert pieces is not None and len(pieces) > 10
     pool = _Pool(ready)
-    ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path))  # type: ignore[arg-type]
+    first = parallel_module.parse_piece(str(path), pieces[0])
+    ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path), first)  # type: ignore[arg-type]
     results = [ahead.take(index) for index in range(len(pieces))]
     expected = [parallel_module.parse_piece(str(path), piece) for piece in pieces]
     # (Blocks compare by identity: compared as the events they stand for.)
@@ -236,10 +237,42 @@ def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bo
     # Workers that are always ahead get every piece they can take; workers that never are
     # leave this process parsing the pieces after theirs, a bounded number at a time.
     if ready:
-        assert pool.jobs == len(pieces)
+        assert pool.jobs == len(pieces) - 1
     else:
         assert 0 < pool.jobs < len(pieces)
     assert not list(tmp_path.iterdir())
+
+
+def test_workers_start_after_the_first_piece_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Forked once the first piece has warmed the parser, they need not warm it again.
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    parsed: list[int] = []
+    parse_piece = parallel_module.parse_piece
+
+    def recording_parse_piece(log: str, piece: Piece) -> PieceResult:
+        parsed.append(piece.start)
+        return parse_piece(log, piece)
+
+    parsed_when_started: list[list[int]] = []
+
+    class RecordingPool(_Pool):
+        def __init__(self, **options: object) -> None:
+            super().__init__(ready=True)
+            parsed_when_started.append(list(parsed))
+
+        def __enter__(self) -> RecordingPool:
+            return self
+
+        def __exit__(self, *exception: object) -> None:
+            return None
+
+    monkeypatch.setattr(parallel_module, "parse_piece", recording_parse_piece)
+    monkeypatch.setattr(parallel_module, "ProcessPoolExecutor", RecordingPool)
+    parallel = ParallelParse(str(path), jobs=2, piece_bytes=1024)
+    assert list(events_of(parallel.items())) == parse_file(path).events
+    assert parsed_when_started == [[0]]
 
 
 def test_each_piece_reuses_the_fast_path_worked_out_before() -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -151,7 +154,7 @@ class Store:
         folder.mkdir(parents=True, exist_ok=True)
         # Writing Parquet releases the interpreter lock: each table is written in a thread
         # while the next is built (a 1 GB log's tactics table takes a second to write).
-        with rare_collections(), ThreadPoolExecutor(1) as writing:
+        with rare_collections(), _quick_handoffs(), ThreadPoolExecutor(1) as writing:
             writes = [
                 writing.submit(write_table, log.table(name), folder / f"{name}.parquet")
                 for name in TABLES
@@ -176,6 +179,24 @@ class Store:
             return parse_sources(sources).events
 
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
+
+
+# The writing thread makes each row group of a table into Arrow in many short steps, each one
+# waiting for the interpreter lock while this thread builds the next table: at Python's default
+# switch interval (5 ms) writing a 200 MB log's tactics table took 1.36 s beside a busy thread
+# against 0.22 s alone, and 0.38 s at 0.5 ms.
+_WRITING_SWITCH_INTERVAL = 0.0005
+
+
+@contextmanager
+def _quick_handoffs() -> Iterator[None]:
+    """A short switch interval inside the block; the previous one is restored after it."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(_WRITING_SWITCH_INTERVAL)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(previous)
 
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:
