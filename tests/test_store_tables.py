@@ -187,15 +187,3 @@ def test_grouped_tables_encode_text_by_dictionary_and_keep_the_layers_statistics
     assert not columns["kernel"].is_stats_set
     assert columns["kernel"].has_dictionary_page
     assert not columns["time_ms"].has_dictionary_page
-
-
-def test_tables_are_written_with_quick_handoffs_and_the_interval_is_restored() -> None:
-    import sys
-
-    from trtlog import store
-
-    before = sys.getswitchinterval()
-    with store._quick_handoffs():
-        assert sys.getswitchinterval() == pytest.approx(store._WRITING_SWITCH_INTERVAL)
-        assert store._WRITING_SWITCH_INTERVAL < before
-    assert sys.getswitchinterval() == before

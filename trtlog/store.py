@@ -12,10 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +22,8 @@ from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
-from trtlog.store_tables import ParquetTables, write_table
+from trtlog.store_tables import ParquetTables
+from trtlog.store_writing import write_tables
 
 if TYPE_CHECKING:
     from trtlog.events import Event
@@ -91,7 +88,7 @@ class Store:
             if key is None or not self._complete(key):
                 key = sources_key(readable)
                 if not self._complete(key):
-                    self._save(key, stream_build_log(readable, self._jobs()), sources)
+                    self._save(key, stream_build_log(readable, self._jobs()), sources, readable)
                 if sources.log != "-":
                     self._remember(sources, key)
         if make_current:
@@ -118,7 +115,7 @@ class Store:
         readable = readable or sources
         key = key or sources_key(readable)
         if not self._complete(key):
-            self._save(key, log, sources)
+            self._save(key, log, sources, readable)
         if sources.log != "-":
             self._remember(sources, key)
         self._make_current(sources, key)
@@ -149,18 +146,11 @@ class Store:
         meta = _read_json(self.root / key / "meta.json")
         return meta.get("store_format") == STORE_FORMAT
 
-    def _save(self, key: str, log: BuildLog, sources: Sources) -> None:
+    def _save(self, key: str, log: BuildLog, sources: Sources, readable: Sources) -> None:
         folder = self.root / key
         folder.mkdir(parents=True, exist_ok=True)
-        # Writing Parquet releases the interpreter lock: each table is written in a thread
-        # while the next is built (a 1 GB log's tactics table takes a second to write).
-        with rare_collections(), _quick_handoffs(), ThreadPoolExecutor(1) as writing:
-            writes = [
-                writing.submit(write_table, log.table(name), folder / f"{name}.parquet")
-                for name in TABLES
-            ]
-            for write in writes:
-                write.result()
+        with rare_collections():
+            write_tables(log, folder, list(TABLES), self._split_tables(readable))
         (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
         meta = {
             "sources": _absolute(sources),
@@ -168,6 +158,15 @@ class Store:
             "trtlog": __version__,
         }
         _write_json(folder / "meta.json", meta)
+
+    def _split_tables(self, readable: Sources) -> bool:
+        """Whether two processes build the tables: with more than one job allowed, for a log
+        large enough to be parsed in pieces."""
+        if self._jobs() < 2:
+            return False
+        from trtlog.parse.parallel import PIECE_BYTES
+
+        return _log_bytes(readable) >= 2 * PIECE_BYTES
 
     def _open(self, key: str, sources: Sources) -> BuildLog:
         folder = self.root / key
@@ -181,22 +180,14 @@ class Store:
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
 
 
-# The writing thread makes each row group of a table into Arrow in many short steps, each one
-# waiting for the interpreter lock while this thread builds the next table: at Python's default
-# switch interval (5 ms) writing a 200 MB log's tactics table took 1.36 s beside a busy thread
-# against 0.22 s alone, and 0.38 s at 0.5 ms.
-_WRITING_SWITCH_INTERVAL = 0.0005
-
-
-@contextmanager
-def _quick_handoffs() -> Iterator[None]:
-    """A short switch interval inside the block; the previous one is restored after it."""
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(_WRITING_SWITCH_INTERVAL)
+def _log_bytes(sources: Sources) -> int:
+    """The size of the log file of ``sources`` (0 without one)."""
+    if sources.log in (None, "-"):
+        return 0
     try:
-        yield
-    finally:
-        sys.setswitchinterval(previous)
+        return Path(sources.log).stat().st_size
+    except OSError:
+        return 0
 
 
 def _files(sources: Sources) -> list[tuple[str, Path]]:

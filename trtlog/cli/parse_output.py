@@ -54,10 +54,10 @@ def write_parse_output(
                 # The log is parsed: it is kept even when the summary's reader stops early
                 # (``trtlog parse LOG | head``, a broken pipe).
                 if key is not None:
-                    Store().add(sources, log, readable, key=key.result())
+                    Store(jobs=jobs).add(sources, log, readable, key=key.result())
             return
         if key is not None:
-            Store().add(sources, log, readable, key=key.result())
+            Store(jobs=jobs).add(sources, log, readable, key=key.result())
 
 
 def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:

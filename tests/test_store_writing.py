@@ -1,0 +1,125 @@
+"""Writing a log's tables into the store: by this process alone, or split with a forked one."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import trtlog.parse.parallel
+import trtlog.store_writing as writing
+from tests.conftest import SAMPLES
+from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
+from trtlog.sources import resolve
+from trtlog.store import Store
+
+SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+forking = pytest.mark.skipif(not writing.can_fork(), reason="this platform cannot fork")
+
+
+def _log() -> BuildLog:
+    return stream_build_log(resolve(SAMPLE))
+
+
+def _folders(tmp_path: Path) -> tuple[Path, Path]:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    return tmp_path / "one", tmp_path / "two"
+
+
+def _written(folder: Path) -> dict[str, pd.DataFrame]:
+    return {name: pd.read_parquet(folder / f"{name}.parquet") for name in TABLES}
+
+
+def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The forks made from now on (counted in this process)."""
+    forks: list[int] = []
+    fork: Callable[[], int] = os.fork
+
+    def counted() -> int:
+        forks.append(1)
+        return fork()
+
+    monkeypatch.setattr(os, "fork", counted)
+    return forks
+
+
+@forking
+def test_a_split_write_writes_what_one_process_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _folders(tmp_path)
+    writing.write_tables(_log(), one, list(TABLES), split=False)
+    forks = _counting_forks(monkeypatch)
+    log = _log()
+    writing.write_tables(log, two, list(TABLES), split=True)
+    assert forks == [1]
+    # The side tables were built by the forked process, the others here.
+    assert not writing.SIDE_TABLES & set(log._tables)
+    assert {"tactics", "choices", "layers", "precision"} <= set(log._tables)
+    alone, split = _written(one), _written(two)
+    assert not alone["timeline"].empty and not alone["tactics"].empty
+    for name in TABLES:
+        pd.testing.assert_frame_equal(split[name], alone[name], obj=name)
+
+
+@forking
+def test_tables_the_forked_process_fails_to_write_are_built_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _folders(tmp_path)
+    writing.write_tables(_log(), one, list(TABLES), split=False)
+    this_process = os.getpid()
+    write = writing.write_table
+
+    def fails_elsewhere(table: pd.DataFrame, path: Path) -> None:
+        if os.getpid() != this_process:
+            raise OSError("disk full")
+        write(table, path)
+
+    monkeypatch.setattr(writing, "write_table", fails_elsewhere)
+    log = _log()
+    writing.write_tables(log, two, list(TABLES), split=True)
+    assert writing.SIDE_TABLES <= set(log._tables)
+    alone, split = _written(one), _written(two)
+    for name in TABLES:
+        pd.testing.assert_frame_equal(split[name], alone[name], obj=name)
+
+
+def test_nothing_is_forked_unless_split_where_the_platform_can_fork(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = _folders(tmp_path)
+    forks = _counting_forks(monkeypatch)
+    writing.write_tables(_log(), one, list(TABLES), split=False)
+    monkeypatch.setattr(writing, "can_fork", lambda: False)
+    writing.write_tables(_log(), two, list(TABLES), split=True)
+    assert forks == []
+    for name in TABLES:
+        assert (one / f"{name}.parquet").is_file()
+        assert (two / f"{name}.parquet").is_file()
+
+
+@pytest.mark.parametrize(
+    ("jobs", "piece_bytes", "split"),
+    [(2, 1 << 10, True), (1, 1 << 10, False), (2, 1 << 30, False)],
+)
+def test_the_store_splits_for_a_log_parsed_in_pieces_by_more_than_one_job(
+    monkeypatch: pytest.MonkeyPatch, jobs: int, piece_bytes: int, split: bool
+) -> None:
+    # The sample (about 30 KB) is parsed in pieces when they are 1 KB, not when they are 1 GB.
+    monkeypatch.setattr(trtlog.parse.parallel, "PIECE_BYTES", piece_bytes)
+    assert Store(jobs=jobs)._split_tables(resolve(SAMPLE)) is split
+    assert Store(jobs=jobs)._split_tables(resolve("-")) is False
+
+
+def test_tables_are_written_with_quick_handoffs_and_the_interval_is_restored() -> None:
+    before = sys.getswitchinterval()
+    with writing.quick_handoffs():
+        assert sys.getswitchinterval() == pytest.approx(writing.WRITING_SWITCH_INTERVAL)
+        assert writing.WRITING_SWITCH_INTERVAL < before
+    assert sys.getswitchinterval() == before
