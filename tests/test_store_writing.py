@@ -123,3 +123,16 @@ def test_tables_are_written_with_quick_handoffs_and_the_interval_is_restored() -
         assert sys.getswitchinterval() == pytest.approx(writing.WRITING_SWITCH_INTERVAL)
         assert writing.WRITING_SWITCH_INTERVAL < before
     assert sys.getswitchinterval() == before
+
+
+@forking
+def test_the_forked_process_writes_nothing_this_one_had_buffered(tmp_path: Path) -> None:
+    def fails() -> None:
+        raise OSError("disk full")
+
+    path = tmp_path / "out.txt"
+    with path.open("w") as stream:
+        stream.write("once\n")
+        assert writing._forked(lambda: None).succeeded()
+        assert not writing._forked(fails).succeeded()
+    assert path.read_text() == "once\n"

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # The tables a forked process builds for a large log: none of them is built from the tactics
 # table, nor is the tactics, choices, layers or precision table built from them (1 GB log:
-# these took 1.1-1.4 s there, the others 3.5-4 s here, which include the timeline's 0.6-1.0 s).
+# these took 1.1-1.4 s there, the timeline 0.6-1.0 s of it, and the others 3.5-4 s here).
 SIDE_TABLES = frozenset(
     {
         "timeline",
@@ -112,9 +112,9 @@ class _Child:
 def _forked(work: Callable[[], None]) -> _Child:
     """``work`` run in a forked process, which ends with status 0 when it returns and 1 when it
     raises (anything: an interrupted build leaves no traceback from it)."""
-    # Output this process has buffered would be written twice: by each process.
-    sys.stdout.flush()
-    sys.stderr.flush()
+    # Nothing is flushed first: the forked process writes no output and ends with ``os._exit``,
+    # which leaves the buffers it inherited unwritten (flushing here would raise where the
+    # reader of standard output has gone, as after ``trtlog parse LOG | head``).
     pid = os.fork()
     if pid:
         return _Child(pid)
