@@ -31,8 +31,21 @@ def _folders(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "one", tmp_path / "two"
 
 
-def _written(folder: Path) -> dict[str, pd.DataFrame]:
-    return {name: pd.read_parquet(folder / f"{name}.parquet") for name in TABLES}
+def _written_alone(tmp_path: Path) -> tuple[Path, Path]:
+    """A folder holding the tables as this process alone writes them, and an empty one."""
+    one, two = _folders(tmp_path)
+    writing.write_tables(_log(), one, list(TABLES), split=False)
+    return one, two
+
+
+def _assert_same_tables(alone: Path, split: Path) -> None:
+    assert not pd.read_parquet(alone / "timeline.parquet").empty
+    assert not pd.read_parquet(alone / "tactics.parquet").empty
+    for name in TABLES:
+        written, expected = (
+            pd.read_parquet(folder / f"{name}.parquet") for folder in (split, alone)
+        )
+        pd.testing.assert_frame_equal(written, expected, obj=name)
 
 
 def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -52,8 +65,7 @@ def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_a_split_write_writes_what_one_process_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one, two = _folders(tmp_path)
-    writing.write_tables(_log(), one, list(TABLES), split=False)
+    one, two = _written_alone(tmp_path)
     forks = _counting_forks(monkeypatch)
     log = _log()
     writing.write_tables(log, two, list(TABLES), split=True)
@@ -61,18 +73,14 @@ def test_a_split_write_writes_what_one_process_writes(
     # The side tables were built by the forked process, the others here.
     assert not writing.SIDE_TABLES & set(log._tables)
     assert {"tactics", "choices", "layers", "precision"} <= set(log._tables)
-    alone, split = _written(one), _written(two)
-    assert not alone["timeline"].empty and not alone["tactics"].empty
-    for name in TABLES:
-        pd.testing.assert_frame_equal(split[name], alone[name], obj=name)
+    _assert_same_tables(one, two)
 
 
 @forking
 def test_tables_the_forked_process_fails_to_write_are_built_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one, two = _folders(tmp_path)
-    writing.write_tables(_log(), one, list(TABLES), split=False)
+    one, two = _written_alone(tmp_path)
     this_process = os.getpid()
     write = writing.write_table
 
@@ -85,9 +93,7 @@ def test_tables_the_forked_process_fails_to_write_are_built_here(
     log = _log()
     writing.write_tables(log, two, list(TABLES), split=True)
     assert writing.SIDE_TABLES <= set(log._tables)
-    alone, split = _written(one), _written(two)
-    for name in TABLES:
-        pd.testing.assert_frame_equal(split[name], alone[name], obj=name)
+    _assert_same_tables(one, two)
 
 
 def test_nothing_is_forked_unless_split_where_the_platform_can_fork(
