@@ -12,7 +12,7 @@ import pytest
 
 import trtlog.parse.parallel
 import trtlog.store_writing as writing
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
 from trtlog.sources import resolve
 from trtlog.store import Store
@@ -21,8 +21,15 @@ SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
 forking = pytest.mark.skipif(not writing.can_fork(), reason="this platform cannot fork")
 
 
-def _log() -> BuildLog:
-    return stream_build_log(resolve(SAMPLE))
+# Real builds with thousands of tactic timings, timestamped (a timeline), and fusions.
+CORPUS_LOGS = [
+    "hackathon_trt10.16.1_trtexec_build_h100.log",
+    "hackathon_trt8.6.0_trtexec_build_rtx3090.log",
+]
+
+
+def _log(path: Path = SAMPLE) -> BuildLog:
+    return stream_build_log(resolve(path))
 
 
 def _folders(tmp_path: Path) -> tuple[Path, Path]:
@@ -31,10 +38,11 @@ def _folders(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "one", tmp_path / "two"
 
 
-def _written_alone(tmp_path: Path) -> tuple[Path, Path]:
-    """A folder holding the tables as this process alone writes them, and an empty one."""
+def _written_alone(tmp_path: Path, path: Path = SAMPLE) -> tuple[Path, Path]:
+    """A folder holding the tables of ``path`` as this process alone writes them, and an empty
+    one."""
     one, two = _folders(tmp_path)
-    writing.write_tables(_log(), one, list(TABLES), split=False)
+    writing.write_tables(_log(path), one, list(TABLES), split=False)
     return one, two
 
 
@@ -62,12 +70,16 @@ def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @forking
+@pytest.mark.parametrize("name", [None, *CORPUS_LOGS])
 def test_a_split_write_writes_what_one_process_writes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str | None
 ) -> None:
-    one, two = _written_alone(tmp_path)
+    path = SAMPLE if name is None else corpus_dir() / "logs" / name
+    if not path.is_file():
+        pytest.skip(f"corpus log {name} not found in {corpus_dir()}")
+    one, two = _written_alone(tmp_path, path)
     forks = _counting_forks(monkeypatch)
-    log = _log()
+    log = _log(path)
     writing.write_tables(log, two, list(TABLES), split=True)
     assert forks == [1]
     # The side tables were built by the forked process, the others here.

@@ -185,7 +185,7 @@ def _log_bytes(sources: Sources) -> int:
     if sources.log in (None, "-"):
         return 0
     try:
-        return Path(sources.log).stat().st_size
+        return _stat(Path(sources.log))["size"]
     except OSError:
         return 0
 
