@@ -23,15 +23,17 @@ def report_build(result: BuildResult, keep: bool) -> None:
     _render_run(result)
     try:
         sources = resolve(result.folder.path)
+        # Parsed as ``trtlog parse`` parses: by the cores, without keeping the bulk of the
+        # events (a large model's build logs gigabytes).
         if keep:
             from trtlog.store import Store
 
-            summary = Store().load(sources).summary
+            summary = Store(jobs=None).load(sources).summary
         else:
-            from trtlog.analysis import BuildLog
-            from trtlog.sources import parse_sources
+            from trtlog.analysis.buildlog import stream_build_log
+            from trtlog.parse.parallel import default_parse_jobs
 
-            summary = BuildLog.from_parsed(parse_sources(sources)).summary
+            summary = stream_build_log(sources, default_parse_jobs()).summary
     except LogSourceError as error:
         print(f"trtlog: the log could not be read: {error}", file=sys.stderr)
         return

@@ -25,7 +25,8 @@ def _load(source: str) -> BuildLog:
     from trtlog.store import Store
 
     try:
-        return Store().load(resolve(source), make_current=False)
+        # Each log parsed by the cores, as ``trtlog parse`` parses it.
+        return Store(jobs=None).load(resolve(source), make_current=False)
     except LogSourceError as error:
         raise fail(str(error)) from None
 
