@@ -21,8 +21,8 @@ def default_thresholds() -> Iterator[None]:
 @pytest.mark.usefixtures("default_thresholds")
 def test_young_collections_are_rare_inside_and_restored_after() -> None:
     with rare_collections():
-        # A collection at most every 500,000 allocations: a piece unpickled at once (about
-        # 100,000 objects in 8 MB of a 10.x log) is not walked while it is being made.
+        # A young collection at most every 500,000 allocations (a piece read back from a worker
+        # makes 20,000-40,000 objects at once).
         assert gc.get_threshold() == (500_000, 10, 10)
         with rare_collections():
             assert gc.get_threshold() == (500_000, 10, 10)

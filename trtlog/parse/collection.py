@@ -5,9 +5,9 @@ Parsing a large log makes millions of short-lived objects and keeps hundreds of 
 threshold (a young-generation collection every 700 allocations) the collector keeps walking
 the objects kept so far: 5% of a one-process parse of a 200 MB log, 15% of a two-process one,
 where each piece's results are unpickled at once. Even a collection every 50,000 allocations
-took this process 2.4 s of a two-process parse of the 10.x-style 1 GB benchmark log (a young
-collection that falls while a piece is unpickled walks all of it: 20-100 ms each); every
-500,000 it took 0.5 s, and the peak memory rose by 12 MB (every 2,000,000: 0.4 s).
+took this process 2.4-3.1 s of a two-process parse of the 10.x-style 1 GB benchmark log (20-100
+ms a young collection, with the objects of the pieces read back all young at once); every
+500,000 it took 0.5-0.6 s, and the peak memory rose by 12 MB (every 2,000,000: 0.4 s).
 """
 
 from __future__ import annotations
