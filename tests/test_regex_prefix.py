@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from trtlog.parse.lexer_order import _found_past_line_starts
-from trtlog.parse.regex_prefix import may_match_at_start, within_lines
+from trtlog.parse.regex_prefix import may_match_at_start, parse_tree, within_lines
 
 ALPHABET = "ab (1_"
 ATOMS = ["a", "b", " ", r"\(", "1", "_", "[ab]", "[^a]", r"\d", r"\w", r"\W", r"\s", "."]
@@ -120,3 +120,15 @@ def test_within_lines_means_one_search_of_the_lines_is_a_search_of_each(
 )
 def test_within_lines_examples(regexp: str, expected: bool) -> None:
     assert within_lines(regexp) is expected
+
+
+def test_an_expression_is_parsed_once_and_shared_unchangeable() -> None:
+    # The lexer-order checks ask about each terminal once per prefix: its parse is kept.
+    regexp = r"Tactic: 0x[0-9a-f]+ Time: [0-9.]+(?:\s+\w+)?"
+    first = parse_tree(regexp)
+    assert first is not None and first is parse_tree(regexp)
+    assert isinstance(first, tuple)
+    # Answers after the cached parse are those of a fresh one.
+    assert not may_match_at_start(regexp, "Time: ")
+    assert may_match_at_start(regexp, "Tactic: 0x1f")
+    assert not may_match_at_start(regexp, "Tactic: 0xg")

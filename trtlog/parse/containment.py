@@ -19,6 +19,7 @@ mean "not simple to tell".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -70,7 +71,7 @@ class _Automaton:
         self.moves[end].append((self.everything, end))
         return end
 
-    def add(self, items: list[Any], start: int) -> int:
+    def add(self, items: Sequence[Any], start: int) -> int:
         """The items in sequence from ``start``; the state they end in."""
         for op, value in items:
             start = self._item(str(op), value, start)
