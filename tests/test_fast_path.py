@@ -110,6 +110,12 @@ ENVELOPES = [
     # TensorRT-Edge-LLM's logger.
     "[13:47:39.127] [DEBUG] [TensorRT] ",
     "[13:47:39.127] [INFO] [llmBuilder.cpp:212:build] ",
+    # DeepStream's nvinfer, onnx2trt, and ONNX Runtime relaying TensorRT and speaking for itself.
+    "DEBUG: [TRT]: ",
+    "[2023-08-14 10:00:00 VERBOSE] ",
+    "2023-08-14 12:00:00.123456789 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
+    "[2023-08-14 10:00:00 UNKNOWN] ",
+    "2023-08-14 12:00:00.123456789 [W:onnxruntime:Default, tensorrt_execution_provider.cc:1 f] ",
     "",
 ]
 names = st.one_of(
@@ -443,7 +449,9 @@ def test_kernel_name_lines_split_as_the_expression_does(body: str) -> None:
 
 _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ", "[V]", "[I]",
                     "[W]", "[TRT]", "[TRT-LLM]", "[TensorRT] VERBOSE: ", "[13:47:39.127]",
-                    "[DEBUG]", "[TensorRT]", "Tactic: 0x1 Time: 2", "x", "["]  # fmt: skip
+                    "[DEBUG]", "[TensorRT]", "Tactic: 0x1 Time: 2", "x", "[", "INFO: [TRT]:",
+                    "[2023-08-14 10:00:00", " WARNING]", "   INFO]", "2023-08-14 12:00:00.5",
+                    "[W:onnxruntime:Default, a.h:88 log]"]  # fmt: skip
 
 
 @settings(max_examples=2000, deadline=None)

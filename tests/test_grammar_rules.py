@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lark import Lark, Tree
 
-from trtlog.events import Diagnostic
+from trtlog.events import Diagnostic, LayerCount
 from trtlog.events.base import TacticId, Tensor
 from trtlog.parse import parse_text
 from trtlog.parse.envelope import NO_ENVELOPE
@@ -632,3 +632,89 @@ def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
     line = "[13:48:27.826] [INFO] Some program's message"
     assert split_envelope(line) == (NO_ENVELOPE, line)
     assert EnvelopeCache().split(line) in (None, (NO_ENVELOPE, line))
+
+
+@pytest.mark.parametrize(
+    ("line", "style", "severity", "producer", "body"),
+    [
+        # DeepStream's nvinfer prints TensorRT's VERBOSE as DEBUG.
+        ("DEBUG: [TRT]: Original: 18 layers", "deepstream", "verbose", "trt", "Original: 18 layers"),
+        ("WARNING: [TRT]: Unknown embedded device detected.", "deepstream", "warning", "trt",
+         "Unknown embedded device detected."),
+        # onnx2trt: a UTC stamp, the level right-aligned to seven characters.
+        ("[2023-08-14 10:00:00   ERROR] 4: Error Code 4", "onnx-tensorrt", "error", "trt",
+         "4: Error Code 4"),
+        ("[2023-08-14 10:00:00    BUG] x", "onnx-tensorrt", "internal_error", "trt", "x"),
+        # ONNX Runtime relaying TensorRT: it prints VERBOSE as UNKNOWN.
+        ("2021-10-15 14:49:00.677340570 [W:onnxruntime:log, tensorrt_execution_provider.h:53 log] "
+         "[2021-10-15 06:49:00 UNKNOWN] Original: 18 layers", "onnxruntime", "verbose", "trt",
+         "Original: 18 layers"),
+        # ONNX Runtime's own message: no stamp of TensorRT's logger after its prefix.
+        ("2021-10-15 14:48:59.515349260 [W:onnxruntime:log, tensorrt_execution_provider.cc:1195 "
+         "Compile] [TensorRT EP] ORT_TENSORRT_FP16_ENABLE is set", "onnxruntime", "warning",
+         "onnxruntime", "[TensorRT EP] ORT_TENSORRT_FP16_ENABLE is set"),
+    ],
+)  # fmt: skip
+def test_deepstream_onnx2trt_and_onnxruntime_envelopes(
+    line: str, style: str, severity: str, producer: str, body: str
+) -> None:
+    from trtlog.parse.envelope import split_envelope
+    from trtlog.parse.envelope_cache import EnvelopeCache
+
+    envelope, rest = split_envelope(line)
+    assert EnvelopeCache().split(line) == (envelope, rest)
+    assert (envelope.style, envelope.severity, envelope.producer, rest) == (
+        style,
+        severity,
+        producer,
+        body,
+    )
+
+
+def test_onnxruntime_stamps_its_lines_to_the_microsecond_and_onnx2trt_to_the_second() -> None:
+    from trtlog.parse.envelope import split_envelope
+
+    relayed = (
+        "2021-10-15 14:49:00.677340570 [W:onnxruntime:log, tensorrt_execution_provider.h:53 log] "
+        "[2021-10-15 06:49:00 WARNING] Detected invalid timing cache, setup a local cache instead"
+    )
+    # ONNX Runtime's own stamp is local time and finer than its TensorRT logger's UTC one.
+    assert split_envelope(relayed)[0].timestamp == datetime(2021, 10, 15, 14, 49, 0, 677340)
+    onnx2trt = "[2023-08-14 10:00:01 WARNING] Your ONNX model has been generated with INT64"
+    assert split_envelope(onnx2trt)[0].timestamp == datetime(2023, 8, 14, 10, 0, 1)
+
+
+def test_deepstream_and_onnxruntime_logs_keep_their_own_lines_apart() -> None:
+    # DeepStream's GStreamer lines and nvdsinfer's own messages, and ONNX Runtime's own
+    # messages, are foreign; TensorRT's messages through either are parsed.
+    deepstream = (
+        "0:00:03.873130954    54      0x4445af0 INFO                 nvinfer gstnvinfer.cpp:682:"
+        "gst_nvinfer_logger:<primary-inference> NvDsInferContext[UID 1]: Info from "
+        "NvDsInferContextImpl::buildModel() <nvdsinfer_context_impl.cpp:2002> [UID = 1]: Trying "
+        "to create engine from model files\n"
+        "INFO: [TRT]: [MemUsageChange] Init CUDA: CPU +0, GPU +0, now: CPU 300, GPU 4080 (MiB)\n"
+        "WARNING: Deserialize engine failed because file path: /m/model.engine open error\n"
+        "INFO: [TRT]: Total Activation Memory: 27443712\n"
+    )
+    onnxruntime = (
+        "2021-10-15 14:48:59.515349260 [W:onnxruntime:log, tensorrt_execution_provider.cc:1195 "
+        "Compile] [TensorRT EP] ORT_TENSORRT_FP16_ENABLE is set\n"
+        "2021-10-15 14:49:01.100000000 [W:onnxruntime:log, tensorrt_execution_provider.h:53 log] "
+        "[2021-10-15 06:49:01 UNKNOWN] Original: 10 layers\n"
+    )
+    for fast in (True, False):
+        log = parse_text(deepstream, fast=fast)
+        assert (log.counts.recognized, log.counts.foreign, log.counts.unrecognized) == (2, 2, 0)
+        assert [(type(e).__name__, e.line) for e in log.events if e.producer == "trt"] == [
+            ("MemUsageChange", 2),
+            ("MemoryTotal", 4),
+        ]
+        log = parse_text(onnxruntime, fast=fast)
+        assert (log.counts.recognized, log.counts.foreign, log.counts.unrecognized) == (1, 1, 0)
+        (count,) = log.of(LayerCount)
+        assert (count.stage, count.count, count.severity, count.line) == (
+            "Original",
+            10,
+            "verbose",
+            2,
+        )

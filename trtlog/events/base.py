@@ -71,7 +71,8 @@ class Event:
     ``severity`` is the envelope's level (verbose, info, warning, error, ...) or ``None``;
     ``producer`` says who wrote the line: ``trt`` (the TensorRT library), ``trtexec``,
     ``trtllm``, ``torch_tensorrt``, ``polygraphy`` or ``logger`` (a bare ``[V]`` envelope that
-    the library, Polygraphy or a custom logger may have written), ``python`` or ``none``.
+    the library, Polygraphy or a custom logger may have written), ``python``, ``edgellm``,
+    ``onnxruntime`` (ONNX Runtime's own messages) or ``none``.
     """
 
     family: ClassVar[str] = "other"

@@ -43,14 +43,26 @@ EDGE_LLM_LEVELS = {
     "ERROR": "error",
     "UNKNOWN": "internal_error",
 }
+# The level words of onnx2trt's and ONNX Runtime's TensorRT loggers ("    BUG" is INTERNAL_ERROR;
+# ONNX Runtime prints VERBOSE as UNKNOWN) and of DeepStream's nvinfer (DEBUG is TensorRT's VERBOSE,
+# and in newer releases its INFO too).
+RELAYED_LEVELS = {
+    "BUG": "internal_error",
+    "ERROR": "error",
+    "WARNING": "warning",
+    "INFO": "info",
+    "VERBOSE": "verbose",
+    "UNKNOWN": "verbose",
+    "DEBUG": "verbose",
+}
 # The date of a stamp that gives the time of day only (TensorRT-Edge-LLM's): offsets between
 # lines hold, the day is unknown.
 UNDATED = date(1900, 1, 1)
 
-# Producers whose lines are never TensorRT messages: Python logging of other loggers, and
+# Producers whose lines are never TensorRT messages: Python logging of other loggers,
 # TensorRT-Edge-LLM's own messages (which name their source file where TensorRT's say
-# "[TensorRT]").
-FOREIGN_PRODUCERS = frozenset({"python", "edgellm"})
+# "[TensorRT]") and ONNX Runtime's (no stamp of TensorRT's logger after its prefix).
+FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
@@ -106,6 +118,34 @@ def parse_clock_stamp(text: str) -> datetime | None:
 def edge_llm_envelope(stamp: str, level: str, source: str) -> Envelope:
     producer = "trt" if source == "TensorRT" else "edgellm"
     return Envelope("edge-llm", parse_clock_stamp(stamp), EDGE_LLM_LEVELS[level], producer)
+
+
+@lru_cache(maxsize=4096)
+def parse_iso_stamp(text: str) -> datetime | None:
+    """``YYYY-MM-DD HH:MM:SS``, to the microsecond when a fraction follows (ONNX Runtime's
+    nanoseconds are cut to microseconds)."""
+    try:
+        whole = datetime.fromisoformat(text[:19])
+    except ValueError:
+        return None
+    fraction = text[20:26] if text[19:20] == "." else ""
+    return whole.replace(microsecond=int(fraction.ljust(6, "0"))) if fraction.isdigit() else whole
+
+
+def iso_stamped_envelope(stamp_and_level: str) -> Envelope:
+    """``[YYYY-MM-DD HH:MM:SS LEVEL]`` of onnx2trt's and ONNX Runtime's TensorRT loggers."""
+    stamp, _, level = stamp_and_level.strip().strip("[]").rpartition(" ")
+    return Envelope("onnx-tensorrt", parse_iso_stamp(stamp), RELAYED_LEVELS[level], "trt")
+
+
+def onnxruntime_envelope(prefix: str, relayed: str | None) -> Envelope:
+    """ONNX Runtime's prefix; with the stamp of its TensorRT logger after it, TensorRT's message
+    at TensorRT's level, stamped with ONNX Runtime's finer local time."""
+    stamp, _, rest = prefix.partition(" [")
+    timestamp = parse_iso_stamp(stamp)
+    if relayed is None:
+        return Envelope("onnxruntime", timestamp, LEVELS[rest[0]], "onnxruntime")
+    return Envelope("onnxruntime", timestamp, iso_stamped_envelope(relayed).severity, "trt")
 
 
 def _level(tag: Token | str) -> str:
@@ -171,6 +211,15 @@ class EnvelopeTransformer(Transformer):
 
     def edge_llm_envelope(self, stamp: Token, level: Token, source: Token) -> Envelope:
         return edge_llm_envelope(stamp.rstrip(), level.strip().strip("[]"), source.strip()[1:-1])
+
+    def deepstream_envelope(self, prefix: Token) -> Envelope:
+        return Envelope("deepstream", None, RELAYED_LEVELS[prefix.split(":", 1)[0]], "trt")
+
+    def iso_stamped_envelope(self, stamp_and_level: Token) -> Envelope:
+        return iso_stamped_envelope(stamp_and_level)
+
+    def onnxruntime_envelope(self, prefix: Token, relayed: Token | None) -> Envelope:
+        return onnxruntime_envelope(prefix, relayed)
 
 
 @cache

@@ -11,8 +11,11 @@ from datetime import datetime
 from trtlog.parse.envelope import (
     LEVELS,
     NO_ENVELOPE,
+    RELAYED_LEVELS,
     Envelope,
     edge_llm_envelope,
+    iso_stamped_envelope,
+    onnxruntime_envelope,
     parse_timestamp,
 )
 
@@ -35,7 +38,19 @@ _UNSTAMPED = re.compile(
     r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL[_ ]ERROR): ?"
     r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
 )
-# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT).
+# onnx2trt's and ONNX Runtime's TensorRT loggers (``ISO_STAMP_LEVEL`` in envelope.lark).
+_ISO_STAMPED = re.compile(
+    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?"
+)
+# ONNX Runtime's prefix, with its TensorRT logger's stamp when it relays TensorRT's message.
+_ONNXRUNTIME = re.compile(
+    r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIWEF]:onnxruntime:[^\]\n]*\] ?)"
+    r"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?)?"
+)
+# DeepStream's nvinfer: "INFO: [TRT]: ".
+_DEEPSTREAM = re.compile(r"(ERROR|WARNING|INFO|DEBUG): \[TRT\]: ?")
+# Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT), of
+# DeepStream and of ONNX Runtime.
 _LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 # Envelopes and heads kept before all are forgotten (a log moves on second by second).
 _KEPT = 4096
@@ -60,7 +75,14 @@ class EnvelopeCache:
             return envelope, line[end:]
         if not line.startswith("["):
             if line.startswith(_LOGGING_PREFIXES):
-                return None
+                match = _DEEPSTREAM.match(line)
+                if match is None:
+                    return None
+                return self._shared(line, match, _deepstream_envelope), line[match.end() :]
+            if line[:1].isdigit():
+                match = _ONNXRUNTIME.match(line)
+                if match is not None:
+                    return self._shared(line, match, _onnxruntime_envelope), line[match.end() :]
             return NO_ENVELOPE, line
         match = _TIMESTAMPED.match(line)
         if match is not None:
@@ -76,6 +98,9 @@ class EnvelopeCache:
         match = _CLOCKED.match(line)
         if match is not None:
             return self._shared(line, match, _clocked_envelope), line[match.end() :]
+        match = _ISO_STAMPED.match(line)
+        if match is not None:
+            return self._shared(line, match, _iso_stamped_envelope), line[match.end() :]
         return None
 
     def _shared(
@@ -95,6 +120,19 @@ class EnvelopeCache:
 def _clocked_envelope(match: re.Match[str]) -> Envelope:
     stamp, level, source = match.groups()
     return edge_llm_envelope(stamp, level, source)
+
+
+def _deepstream_envelope(match: re.Match[str]) -> Envelope:
+    return Envelope("deepstream", None, RELAYED_LEVELS[match.group(1)], "trt")
+
+
+def _iso_stamped_envelope(match: re.Match[str]) -> Envelope:
+    return iso_stamped_envelope(match.group())
+
+
+def _onnxruntime_envelope(match: re.Match[str]) -> Envelope:
+    prefix, relayed = match.groups()
+    return onnxruntime_envelope(prefix, relayed)
 
 
 def _unstamped_envelope(match: re.Match[str]) -> Envelope:

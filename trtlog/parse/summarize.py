@@ -52,6 +52,9 @@ _STYLE_NAMES = {
     "python-logging": "torch-tensorrt",
     "jetson-inference": "jetson-inference",
     "edge-llm": "tensorrt-edge-llm",
+    "deepstream": "deepstream",
+    "onnx-tensorrt": "onnx-tensorrt",
+    "onnxruntime": "onnxruntime",
     "none": "bare",
 }
 
