@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -227,3 +228,24 @@ def test_query_command_formats_and_errors(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "no such dataset folder" in missing.stderr
     nothing = runner.invoke(app, ["ingest", str(tmp_path / "nope"), "--out", str(tmp_path / "x")])
     assert nothing.exit_code == 2 and "no such file or folder" in nothing.stderr
+
+
+def test_a_stamp_without_its_year_does_not_date_the_log(tmp_path: Path) -> None:
+    # Triton's stamps name the month and day only ("I0323 ..."): the year is unknown, so the
+    # log is dated by its file, as a log without stamps is.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "triton.log").write_text(
+        "I0323 05:12:18.843337 1 logging.cc:49] [MemUsageChange] Init CUDA: CPU +313, GPU +0, "
+        "now: CPU 378, GPU 310 (MiB)\n"
+        "I0323 05:12:19.057787 1 logging.cc:49] Loaded engine size: 126 MiB\n"
+    )
+    shutil.copy(SAMPLE_8X, logs / "dated.log")
+    dataset = Dataset(tmp_path / "dataset")
+    ingest([str(logs)], dataset)
+    builds = query(dataset, "SELECT source_path, log_date, started FROM builds")
+    rows = {Path(row.source_path).name: row for row in builds.itertuples()}
+    written = datetime.fromtimestamp((logs / "triton.log").stat().st_mtime).date()
+    assert pd.Timestamp(rows["triton.log"].log_date).date() == written
+    assert pd.isna(rows["triton.log"].started)
+    assert pd.Timestamp(rows["dated.log"].log_date).date().isoformat() == "2023-06-14"

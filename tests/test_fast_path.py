@@ -116,6 +116,9 @@ ENVELOPES = [
     "2023-08-14 12:00:00.123456789 [W:onnxruntime:Default, tensorrt_execution_provider.h:88 log] "
     "[2023-08-14 10:00:00 UNKNOWN] ",
     "2023-08-14 12:00:00.123456789 [W:onnxruntime:Default, tensorrt_execution_provider.cc:1 f] ",
+    # Triton: its TensorRT backend's logger, then Triton's own.
+    "I0511 01:22:37.728144 1 logging.cc:52] ",
+    "I0511 01:22:37.728144 1 tensorrt.cc:3193] ",
     "",
 ]
 names = st.one_of(
@@ -451,7 +454,8 @@ _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ",
                     "[W]", "[TRT]", "[TRT-LLM]", "[TensorRT] VERBOSE: ", "[13:47:39.127]",
                     "[DEBUG]", "[TensorRT]", "Tactic: 0x1 Time: 2", "x", "[", "INFO: [TRT]:",
                     "[2023-08-14 10:00:00", " WARNING]", "   INFO]", "2023-08-14 12:00:00.5",
-                    "[W:onnxruntime:Default, a.h:88 log]"]  # fmt: skip
+                    "[W:onnxruntime:Default, a.h:88 log]", "I0511 01:22:37.728144", " 1 ",
+                    "logging.cc:52]"]  # fmt: skip
 
 
 @settings(max_examples=2000, deadline=None)

@@ -653,9 +653,16 @@ def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
         ("2021-10-15 14:48:59.515349260 [W:onnxruntime:log, tensorrt_execution_provider.cc:1195 "
          "Compile] [TensorRT EP] ORT_TENSORRT_FP16_ENABLE is set", "onnxruntime", "warning",
          "onnxruntime", "[TensorRT EP] ORT_TENSORRT_FP16_ENABLE is set"),
+        # Triton: its TensorRT backend's logger is logging.cc; other sources speak for Triton.
+        ("I0511 01:22:37.728144 1 logging.cc:52] Using cublasLt as a tactic source", "triton",
+         "info", "trt", "Using cublasLt as a tactic source"),
+        ("E0511 01:22:37.728144 1 logging.cc:40] 1: [stdArchiveReader.cpp::x::58] Error Code 1",
+         "triton", "error", "trt", "1: [stdArchiveReader.cpp::x::58] Error Code 1"),
+        ("I0511 01:22:37.728954 1 tensorrt.cc:3193] Detected images as execution binding",
+         "triton", "info", "triton", "Detected images as execution binding"),
     ],
 )  # fmt: skip
-def test_deepstream_onnx2trt_and_onnxruntime_envelopes(
+def test_deepstream_onnx2trt_onnxruntime_and_triton_envelopes(
     line: str, style: str, severity: str, producer: str, body: str
 ) -> None:
     from trtlog.parse.envelope import split_envelope
@@ -718,3 +725,29 @@ def test_deepstream_and_onnxruntime_logs_keep_their_own_lines_apart() -> None:
             "verbose",
             2,
         )
+
+
+def test_triton_stamps_have_a_day_but_no_year() -> None:
+    from trtlog.parse.envelope import UNDATED, split_envelope
+
+    envelope, _ = split_envelope("I0511 01:22:37.728144 1 logging.cc:52] x")
+    assert envelope.timestamp == datetime(UNDATED.year, 5, 11, 1, 22, 37, 728144)
+    # 29 February is not a day of that year: no timestamp rather than a wrong one.
+    assert split_envelope("I0229 01:22:37.728144 1 logging.cc:52] x")[0].timestamp is None
+
+
+def test_a_triton_log_keeps_tritons_own_lines_apart() -> None:
+    text = (
+        "I0323 05:12:18.382437 1 tensorrt.cc:1483] Zero copy optimization is disabled\n"
+        "I0323 05:12:18.843337 1 logging.cc:49] [MemUsageChange] Init CUDA: CPU +313, GPU +0, "
+        "now: CPU 378, GPU 310 (MiB)\n"
+        "I0323 05:12:19.057787 1 logging.cc:49] Loaded engine size: 126 MiB\n"
+    )
+    for fast in (True, False):
+        log = parse_text(text, fast=fast)
+        assert (log.counts.recognized, log.counts.foreign, log.counts.unrecognized) == (2, 1, 0)
+        assert [(type(e).__name__, e.producer, e.line) for e in log.events] == [
+            ("Foreign", "triton", 1),
+            ("MemUsageChange", "trt", 2),
+            ("MemoryAllocation", "trt", 3),
+        ]

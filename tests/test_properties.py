@@ -22,7 +22,8 @@ REAL_LINES = _real_lines()
 ENVELOPES = ["", "[01/01/2022-16:13:43] [V] [TRT] ", "[07/07/2026-06:12:03] [TRT] [W] ", "[V] ",
              "[TensorRT] VERBOSE: ", "INFO:torch_tensorrt [TensorRT Conversion Context]:", "\x1b[2K", "&&&& ",
              "DEBUG: [TRT]: ", "[2023-08-14 10:00:00 VERBOSE] ",
-             "2023-08-14 12:00:00.1 [W:onnxruntime:Default, a.h:8 log] [2023-08-14 10:00:00 UNKNOWN] "]  # fmt: skip
+             "2023-08-14 12:00:00.1 [W:onnxruntime:Default, a.h:8 log] [2023-08-14 10:00:00 UNKNOWN] ",
+             "W0511 01:22:37.728144 1 logging.cc:52] "]  # fmt: skip
 
 
 def consistent(log: ParsedLog) -> None:

@@ -106,8 +106,9 @@ def extract_log(path: str) -> LogResult:
         def sink(item: Item) -> None:
             if not first_stamp:
                 stamp = item[TIMESTAMP] if isinstance(item, tuple) else item.timestamp
-                # A time of day alone (TensorRT-Edge-LLM) says nothing of the date.
-                if stamp is not None and stamp.date() != UNDATED:
+                # A time of day alone (TensorRT-Edge-LLM), or a day without its year (Triton),
+                # says nothing of the date.
+                if stamp is not None and stamp.year != UNDATED.year:
                     first_stamp.append(stamp)
             stream.feed(item)
 

@@ -61,8 +61,9 @@ UNDATED = date(1900, 1, 1)
 
 # Producers whose lines are never TensorRT messages: Python logging of other loggers,
 # TensorRT-Edge-LLM's own messages (which name their source file where TensorRT's say
-# "[TensorRT]") and ONNX Runtime's (no stamp of TensorRT's logger after its prefix).
-FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime"})
+# "[TensorRT]"), ONNX Runtime's (no stamp of TensorRT's logger after its prefix) and Triton's
+# (written from another source file than its TensorRT backend's logger).
+FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "triton"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
@@ -148,6 +149,33 @@ def onnxruntime_envelope(prefix: str, relayed: str | None) -> Envelope:
     return Envelope("onnxruntime", timestamp, iso_stamped_envelope(relayed).severity, "trt")
 
 
+# The source file of the logger that Triton's TensorRT backend hands TensorRT.
+TRITON_TENSORRT_LOGGER = "logging.cc"
+
+
+def triton_envelope(prefix: str) -> Envelope:
+    """Triton's ``I0511 01:22:37.728144 1 logging.cc:52] ``: TensorRT's message when its
+    TensorRT backend's logger wrote it, Triton's own otherwise. The stamp has no year: it is
+    dated in ``UNDATED``'s year (29 February, which that year lacks, leaves it without one)."""
+    stamp, _, rest = prefix[1:].partition(" ")
+    clock, _, rest = rest.lstrip().partition(" ")
+    source = rest.split()[1].partition(":")[0]
+    try:
+        timestamp: datetime | None = datetime(
+            UNDATED.year,
+            int(stamp[:2]),
+            int(stamp[2:4]),
+            int(clock[:2]),
+            int(clock[3:5]),
+            int(clock[6:8]),
+            int(clock[9:15]),
+        )
+    except ValueError:
+        timestamp = None
+    producer = "trt" if source == TRITON_TENSORRT_LOGGER else "triton"
+    return Envelope("triton", timestamp, LEVELS[prefix[0]], producer)
+
+
 def _level(tag: Token | str) -> str:
     return LEVELS.get(tag.strip().strip("[]:"), tag.strip())
 
@@ -220,6 +248,9 @@ class EnvelopeTransformer(Transformer):
 
     def onnxruntime_envelope(self, prefix: Token, relayed: Token | None) -> Envelope:
         return onnxruntime_envelope(prefix, relayed)
+
+    def triton_envelope(self, prefix: Token) -> Envelope:
+        return triton_envelope(prefix)
 
 
 @cache

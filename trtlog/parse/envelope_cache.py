@@ -17,6 +17,7 @@ from trtlog.parse.envelope import (
     iso_stamped_envelope,
     onnxruntime_envelope,
     parse_timestamp,
+    triton_envelope,
 )
 
 # The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
@@ -47,10 +48,12 @@ _ONNXRUNTIME = re.compile(
     r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIWEF]:onnxruntime:[^\]\n]*\] ?)"
     r"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?)?"
 )
+# Triton's: "I0511 01:22:37.728144 1 logging.cc:52] ".
+_TRITON = re.compile(r"[EWI]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\] ?")
 # DeepStream's nvinfer: "INFO: [TRT]: ".
 _DEEPSTREAM = re.compile(r"(ERROR|WARNING|INFO|DEBUG): \[TRT\]: ?")
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT), of
-# DeepStream and of ONNX Runtime.
+# DeepStream, of ONNX Runtime and of Triton.
 _LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
 # Envelopes and heads kept before all are forgotten (a log moves on second by second).
 _KEPT = 4096
@@ -79,10 +82,15 @@ class EnvelopeCache:
                 if match is None:
                     return None
                 return self._shared(line, match, _deepstream_envelope), line[match.end() :]
-            if line[:1].isdigit():
+            first = line[:1]
+            if first.isdigit():
                 match = _ONNXRUNTIME.match(line)
                 if match is not None:
                     return self._shared(line, match, _onnxruntime_envelope), line[match.end() :]
+            elif first in ("I", "W", "E"):
+                match = _TRITON.match(line)
+                if match is not None:
+                    return self._shared(line, match, _triton_envelope), line[match.end() :]
             return NO_ENVELOPE, line
         match = _TIMESTAMPED.match(line)
         if match is not None:
@@ -133,6 +141,10 @@ def _iso_stamped_envelope(match: re.Match[str]) -> Envelope:
 def _onnxruntime_envelope(match: re.Match[str]) -> Envelope:
     prefix, relayed = match.groups()
     return onnxruntime_envelope(prefix, relayed)
+
+
+def _triton_envelope(match: re.Match[str]) -> Envelope:
+    return triton_envelope(match.group())
 
 
 def _unstamped_envelope(match: re.Match[str]) -> Envelope:

@@ -55,6 +55,7 @@ _STYLE_NAMES = {
     "deepstream": "deepstream",
     "onnx-tensorrt": "onnx-tensorrt",
     "onnxruntime": "onnxruntime",
+    "triton": "triton",
     "none": "bare",
 }
 
