@@ -72,7 +72,7 @@ class Event:
     ``producer`` says who wrote the line: ``trt`` (the TensorRT library), ``trtexec``,
     ``trtllm``, ``torch_tensorrt``, ``polygraphy`` or ``logger`` (a bare ``[V]`` envelope that
     the library, Polygraphy or a custom logger may have written), ``python``, ``edgellm``,
-    ``onnxruntime`` (ONNX Runtime's own messages) or ``none``.
+    ``onnxruntime`` and ``triton`` (those programs' own messages) or ``none``.
     """
 
     family: ClassVar[str] = "other"
