@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
-from trtlog.events import EVENT_CLASSES, Event, TacticTiming
+from trtlog.events import (
+    EVENT_CLASSES,
+    Event,
+    FastestTactic,
+    SetTacticName,
+    TacticId,
+    TacticTiming,
+)
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import Envelope
 from trtlog.parse.parallel import cut, parse_piece
@@ -68,6 +75,39 @@ def test_a_block_keeps_its_rows_and_context() -> None:
     trip = _packed_trip([row, block, row])
     assert trip[0] == row and trip[2] == row and type(trip[1]) is RowBlock
     assert list(events_of(trip)) == list(events_of([row, block, row]))
+
+
+def test_tactic_ids_and_block_arrays_cross_as_plain_values_and_come_back_typed() -> None:
+    # Pickle calls back into Python for each ``TacticId`` and ``array``; they cross as ints
+    # and bytes, and must come back as they went.
+    envelope = Envelope("trtexec", datetime(2026, 7, 7, 2, 11, 1), "verbose", "trt")
+    fastest = FastestTactic(
+        line=9,
+        end_line=9,
+        layer="conv1",
+        runner="CaskConvolution",
+        tactic=TacticId(0xDB0B80F591D1BB6D),
+        time_ms=0.0123,
+    )
+    block = RowBlock(
+        TacticTiming, 10, envelope, array("Q", [0x5A55274960724BA8]), array("d", [0.0123])
+    )
+    # An array of another type code (not one the scanner makes) crosses as it is.
+    signed = RowBlock(TacticTiming, 11, envelope, array("q", [-3]), array("f", [0.5]))
+    kept, kinds, values = _round_trip(pack([fastest, block, signed]))  # type: ignore[misc]
+    assert TacticId not in {type(value) for value in values[0]}
+    assert [type(value) for value in values[1][3:5]] == [bytes, bytes]
+    assert [type(value) for value in values[2][3:5]] == [array, array]
+    back_fastest, back_block, back_signed = unpack((kept, kinds, values))
+    assert type(back_fastest.tactic) is TacticId  # type: ignore[union-attr]
+    assert repr(back_fastest) == repr(fastest)
+    for copy, original in ((back_block, block), (back_signed, signed)):
+        for name in ("tactics", "times"):
+            assert getattr(copy, name).typecode == getattr(original, name).typecode
+            assert getattr(copy, name) == getattr(original, name)
+    # A tactic field that holds no ``TacticId`` (None) is left as it is.
+    untimed = SetTacticName(line=3, end_line=3, subject="conv1", kernel="sm80_a")
+    assert _packed_trip([untimed]) == [untimed]
 
 
 @needs_corpus

@@ -8,16 +8,28 @@ events' classes and field values out in one loop (compiled, ``setup.py``), which
 writes and reads as plain tuples without calling back into Python; ``unpack`` makes the same
 events again with each class's maker (``trtlog.events.makers``), as ``rebuild`` does; blocks
 (``RowBlock``) go the same way. Rows pass as they are. With the compiled modules this is a third
-less work per piece of a 10.x log than pickling the items themselves. ``tests/test_pickling.py``
-round-trips every event class and a block this way; ``tests/test_parallel.py`` holds a parse in
-pieces to the events of one pass.
+less work per piece of a 10.x log than pickling the items themselves.
+
+Two kinds of value still cost pickle a call per object, and are taken apart here too:
+- a tactic id (``TacticId``, an ``int`` subclass) goes through ``object.__reduce_ex__``: about
+  2 µs each, 4 ms of the 15 ms that pickling a 10.x piece's values took (a fastest tactic in
+  every runner). It crosses as a plain ``int`` and is made a ``TacticId`` again: a field that
+  can hold one (annotated ``TacticId``) holds nothing else an event is made with but ``None``.
+- a block's tactic ids and times (``array``) go through ``array.__reduce_ex__``: 8 ms of those
+  15 ms for the 2,300 blocks of a piece. They cross as their bytes.
+
+``tests/test_pickling.py`` round-trips every event class and a block this way;
+``tests/test_parallel.py`` holds a parse in pieces to the events of one pass.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
+from trtlog.events.base import TacticId
 from trtlog.events.makers import value_maker
 from trtlog.events.pickling import field_names
 from trtlog.parse.rows import Item, RowBlock
@@ -26,6 +38,21 @@ from trtlog.parse.rows import Item, RowBlock
 # classes of those and their field values, in order.
 Packed = tuple[list[Any], list[type], list[tuple[Any, ...]]]
 
+# A block's arrays and their type codes (``RowBlock``): tactic ids, times.
+_BLOCK_ARRAYS = (
+    (field_names(RowBlock).index("tactics"), "Q"),
+    (field_names(RowBlock).index("times"), "d"),
+)
+
+
+def tactic_positions(kind: type) -> tuple[int, ...]:
+    """Where the field values of ``kind`` may hold a ``TacticId``."""
+    if kind is RowBlock:
+        return ()
+    return tuple(
+        position for position, field in enumerate(fields(kind)) if "TacticId" in str(field.type)
+    )
+
 
 def pack(items: list[Item]) -> Packed:
     kept: list[Any] = []
@@ -33,6 +60,7 @@ def pack(items: list[Item]) -> Packed:
     values: list[tuple[Any, ...]] = []
     # Looked up here per class: ``field_names`` is plain Python, a call per event would cost.
     names_of: dict[type, tuple[str, ...]] = {}
+    tactics_of: dict[type, tuple[int, ...]] = {}
     for item in items:
         kind: Any = type(item)
         if kind is tuple:
@@ -41,9 +69,20 @@ def pack(items: list[Item]) -> Packed:
         names = names_of.get(kind)
         if names is None:
             names = names_of[kind] = field_names(kind)
+            tactics_of[kind] = tactic_positions(kind)
         kept.append(None)
         kinds.append(kind)
-        values.append(tuple([getattr(item, name) for name in names]))
+        fields_values = [getattr(item, name) for name in names]
+        for position in tactics_of[kind]:
+            value = fields_values[position]
+            if type(value) is TacticId:
+                fields_values[position] = int(value)
+        if kind is RowBlock:
+            for position, code in _BLOCK_ARRAYS:
+                numbers = fields_values[position]
+                if type(numbers) is array and numbers.typecode == code:
+                    fields_values[position] = numbers.tobytes()
+        values.append(tuple(fields_values))
     return kept, kinds, values
 
 
@@ -51,6 +90,7 @@ def unpack(packed: Packed) -> list[Item]:
     kept, kinds, values = packed
     # Looked up here per class, as in ``pack``: ``value_maker`` is plain Python.
     makers: dict[type, Callable[..., Any]] = {}
+    tactics_of: dict[type, tuple[int, ...]] = {}
     items: list[Item] = []
     event = 0
     for item in kept:
@@ -62,9 +102,29 @@ def unpack(packed: Packed) -> list[Item]:
         if make is None:
             # A block's class is compiled: made through its ``__init__`` (``RowBlock``).
             make = makers[kind] = RowBlock if kind is RowBlock else value_maker(kind)
-        items.append(make(*values[event]))
+            tactics_of[kind] = tactic_positions(kind)
+        fields_values = values[event]
+        positions = tactics_of[kind]
+        if positions or kind is RowBlock:
+            fields_values = _restored(kind, fields_values, positions)
+        items.append(make(*fields_values))
         event += 1
     return items
 
 
-__all__ = ["Packed", "pack", "unpack"]
+def _restored(kind: type, packed: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[Any, ...]:
+    """The field values ``pack`` took apart, made again."""
+    fields_values = list(packed)
+    for position in positions:
+        value = fields_values[position]
+        if type(value) is int:
+            fields_values[position] = TacticId(value)
+    if kind is RowBlock:
+        for position, code in _BLOCK_ARRAYS:
+            numbers = fields_values[position]
+            if type(numbers) is bytes:
+                fields_values[position] = array(code, numbers)
+    return tuple(fields_values)
+
+
+__all__ = ["Packed", "pack", "tactic_positions", "unpack"]
