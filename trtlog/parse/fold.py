@@ -13,7 +13,7 @@ Parsing a record never looks at other records; this fold is where order matters:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from trtlog.events.autotuning import (
@@ -42,6 +42,17 @@ from trtlog.parse.rows import Item, Row, RowBlock
 _SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
 E = TypeVar("E", bound=Event)
 _set_field = object.__setattr__
+
+
+# The autotuning fields the fold sets, each through its slot's descriptor: ``replace`` builds a
+# dict of keywords and looks each name up on every call, and an 8.6 log of 1 GB makes about two
+# million format combinations, timing runners and fastest tactics to link.
+_Setter = Callable[[Any, Any], None]
+_set_layer: _Setter = AutotuningEvent.__dict__["layer"].__set__
+_set_formats: _Setter = AutotuningEvent.__dict__["formats"].__set__
+_set_runner: _Setter = AutotuningEvent.__dict__["runner"].__set__
+_set_runner_id: _Setter = AutotuningEvent.__dict__["runner_id"].__set__
+_set_build: _Setter = AutotuningEvent.__dict__["build"].__set__
 
 
 def replace(event: E, **values: Any) -> E:
@@ -83,7 +94,10 @@ class _AutotuningContext:
             self.formats = f"{', '.join(event.inputs)} -> {', '.join(event.outputs)}"
             self.runner_ids.clear()
             self.reset_runner()
-            return replace(event, layer=self.layer, formats=self.formats, build=self.build)
+            _set_layer(event, self.layer)
+            _set_formats(event, self.formats)
+            _set_build(event, self.build)
+            return event
         if isinstance(event, TimingRunner):
             self.reset_runner()
             self.runner, self.runner_id, self.runner_layer = (
@@ -93,7 +107,9 @@ class _AutotuningContext:
             )
             if event.runner is not None:
                 self.runner_ids[event.runner] = event.runner_id
-            return replace(event, formats=self.formats, build=self.build)
+            _set_formats(event, self.formats)
+            _set_build(event, self.build)
+            return event
         if isinstance(event, SetTacticName):
             if event.tactic is None:
                 self.unnumbered_kernel = event.kernel
@@ -106,23 +122,24 @@ class _AutotuningContext:
                 event = replace(event, kernel=kernel, kernel_parameters=parameters)
         if isinstance(event, FastestTactic) and event.runner is not None:
             # 8.6+ name layer and runner on the fastest-tactic line itself.
-            return replace(event, formats=self.formats, build=self.build)
+            _set_formats(event, self.formats)
+            _set_build(event, self.build)
+            return event
         if isinstance(event, RunnerSkipped) and event.layer is not None:
-            return replace(
-                event, formats=self.formats, runner=event.skipped_runner, build=self.build
-            )
+            _set_formats(event, self.formats)
+            _set_runner(event, event.skipped_runner)
+            _set_build(event, self.build)
+            return event
         if isinstance(event, RunnerSkipped):
-            return replace(
-                self._with_context(event),
-                runner=event.skipped_runner,
-                runner_id=self.runner_ids.get(event.skipped_runner),
-            )
+            self._with_context(event)
+            _set_runner(event, event.skipped_runner)
+            _set_runner_id(event, self.runner_ids.get(event.skipped_runner))
+            return event
         if isinstance(event, ChoseRunner):
-            return replace(
-                self._with_context(event),
-                runner=event.chosen_runner,
-                runner_id=self.runner_ids.get(event.chosen_runner),
-            )
+            self._with_context(event)
+            _set_runner(event, event.chosen_runner)
+            _set_runner_id(event, self.runner_ids.get(event.chosen_runner))
+            return event
         if isinstance(event, TimingCacheHit):
             return replace(event, layer=event.subject, build=self.build)
         return self._with_context(event)
@@ -193,14 +210,12 @@ class _AutotuningContext:
         return kernel, parameters
 
     def _with_context(self, event: AutotuningEvent) -> AutotuningEvent:
-        return replace(
-            event,
-            layer=self.runner_layer or self.layer,
-            formats=self.formats,
-            runner=self.runner,
-            runner_id=self.runner_id,
-            build=self.build,
-        )
+        _set_layer(event, self.runner_layer or self.layer)
+        _set_formats(event, self.formats)
+        _set_runner(event, self.runner)
+        _set_runner_id(event, self.runner_id)
+        _set_build(event, self.build)
+        return event
 
 
 class _Builds:
@@ -253,14 +268,18 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
                 event = tuning.link_row(event)
             yield event
             continue
-        assert isinstance(event, Event)
-        if not isinstance(event, _SECTION_CONTINUES):
-            section = None
+        # Autotuning events first: most events of a verbose log are, and none continues a
+        # section.
         if isinstance(event, AutotuningEvent):
+            section = None
             builds.saw_content()
             tuning.build = builds.current
             yield tuning.link(event)
-        elif isinstance(event, OptionLine):
+            continue
+        assert isinstance(event, Event)
+        if not isinstance(event, _SECTION_CONTINUES):
+            section = None
+        if isinstance(event, OptionLine):
             yield replace(event, section=section) if section else event
         elif isinstance(event, SectionHeader):
             section = event.title
