@@ -24,6 +24,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED_MODULES = [
     "trtlog/analysis/clock.py",
     "trtlog/analysis/columns.py",
+    "trtlog/analysis/combinations.py",
     "trtlog/analysis/stream.py",
     "trtlog/analysis/tactics.py",
     "trtlog/analysis/timeline.py",

@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from trtlog.analysis.tactics import Combination
+from trtlog.analysis.combinations import Combination, choice_columns
 
 CHOICE_COLUMNS = [
     "build",
@@ -123,8 +121,6 @@ def _choice_rows(combinations: dict[int, Combination]) -> pd.DataFrame:
     # Column by column, from lists: a large build makes tens of thousands of rows, and pandas
     # builds a frame from lists far faster than from as many dicts. The lists are read from the
     # events by compiled code (``choice_columns``).
-    from trtlog.analysis.tactics import choice_columns
-
     columns = choice_columns(combinations)
     if not columns["line"]:
         return pd.DataFrame()

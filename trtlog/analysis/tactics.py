@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -24,6 +22,7 @@ import pandas as pd
 
 from trtlog.analysis.choices import choices_frame
 from trtlog.analysis.columns import TextColumn, numbers
+from trtlog.analysis.combinations import Combination
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -57,83 +56,6 @@ TACTIC_COLUMNS = [
 ]
 _NO_RUNNER_ID = -1
 _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
-
-
-@dataclass(slots=True)
-class Combination:
-    """What one format combination's tuning said besides its tactic timings (a large build
-    has hundreds of thousands: the collections are made when first needed)."""
-
-    skipped_tactics: int = 0
-    skipped_runners: tuple[str, ...] = ()
-    profiling_seconds: float = 0.0
-    profiled: bool = False
-    first_time: datetime | None = None
-    last_time: datetime | None = None
-    chosen: tuple[ChoseRunner, ...] = ()
-    # Reported fastest time per runner: the only time there is when timing was skipped
-    # ("Tactic: 0 is the only option") or the result came from the timing cache.
-    fastest_ms: dict[str, float] | None = None
-
-    def note_time(self, timestamp: datetime | None) -> None:
-        if timestamp is None:
-            return
-        if self.first_time is None:
-            self.first_time = timestamp
-        self.last_time = timestamp
-
-
-def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]:
-    """Per ``Chose Runner Type`` line, its values of the ``choices`` table that come from the
-    events (``trtlog.analysis.choices``), column by column. Here, compiled, rather than where
-    the table is built: the 1 GB benchmark log has 82,000 choices, which plain Python took
-    about half a second to read field by field."""
-    columns: dict[str, list[Any]] = {name: [] for name in _CHOICE_EVENT_COLUMNS}
-    build, number, layer, formats = (columns[name] for name in _CHOICE_EVENT_COLUMNS[:4])
-    runner, runner_id, tactic, fallback = (columns[name] for name in _CHOICE_EVENT_COLUMNS[4:8])
-    skipped, skipped_runners, tuning, span, line = (
-        columns[name] for name in _CHOICE_EVENT_COLUMNS[8:]
-    )
-    for key, combination in combinations.items():
-        if not combination.chosen:
-            continue
-        fastest = combination.fastest_ms or {}
-        runners_skipped = ", ".join(combination.skipped_runners)
-        seconds = combination.profiling_seconds if combination.profiled else math.nan
-        first, last = combination.first_time, combination.last_time
-        spanned = (last - first).total_seconds() if first and last else math.nan
-        for choice in combination.chosen:
-            build.append(choice.build)
-            number.append(key)
-            layer.append(choice.layer)
-            formats.append(choice.formats)
-            runner.append(choice.chosen_runner)
-            runner_id.append(choice.runner_id)
-            tactic.append(repr(choice.tactic))
-            fallback.append(fastest.get(choice.chosen_runner, math.nan))
-            skipped.append(combination.skipped_tactics)
-            skipped_runners.append(runners_skipped)
-            tuning.append(seconds)
-            span.append(spanned)
-            line.append(choice.line)
-    return columns
-
-
-_CHOICE_EVENT_COLUMNS = (
-    "build",
-    "combination",
-    "layer",
-    "formats",
-    "runner",
-    "runner_id",
-    "tactic",
-    "fallback_ms",
-    "tactics_skipped",
-    "runners_skipped",
-    "tuning_seconds",
-    "tuning_span_seconds",
-    "line",
-)
 
 
 class TacticCollector:
@@ -183,6 +105,21 @@ class TacticCollector:
                 # A kernel-name row is an autotuning event like any other here.
                 self._open_pending()
             return
+        # The events of every format combination and runner (about a million per GB of a 10.x
+        # log, twice as many in 8.6), told by their class before the general tests below.
+        if type(item) is FormatCombination:
+            self._open_combination()
+            return
+        if type(item) is TimingRunner:
+            self._open_pending()
+            self._block += 1
+            return
+        if type(item) is FastestTactic:
+            self._open_pending()
+            current = self._current()
+            current.note_time(item.timestamp)
+            self._add_fastest(item, current)
+            return
         if isinstance(item, ComputingCosts):
             self._costs_pending = True
             return
@@ -217,20 +154,23 @@ class TacticCollector:
                 )
             )
         elif isinstance(item, FastestTactic):
-            self._note_fastest(int(item.tactic))
-            if item.runner is not None and item.time_ms is not None:
-                if current.fastest_ms is None:
-                    current.fastest_ms = {}
-                current.fastest_ms[item.runner] = item.time_ms
-            if item.profiling_seconds is not None:
-                current.profiling_seconds += item.profiling_seconds
-                current.profiled = True
+            self._add_fastest(item, current)
         elif isinstance(item, TacticSkipped):
             current.skipped_tactics += 1
         elif isinstance(item, RunnerSkipped):
             current.skipped_runners += (f"{item.skipped_runner} ({item.reason})",)
         elif isinstance(item, ChoseRunner):
             current.chosen += (item,)
+
+    def _add_fastest(self, item: FastestTactic, current: Combination) -> None:
+        self._note_fastest(int(item.tactic))
+        if item.runner is not None and item.time_ms is not None:
+            if current.fastest_ms is None:
+                current.fastest_ms = {}
+            current.fastest_ms[item.runner] = item.time_ms
+        if item.profiling_seconds is not None:
+            current.profiling_seconds += item.profiling_seconds
+            current.profiled = True
 
     def feed_all(self, items: Iterable[Item]) -> TacticCollector:
         for item in items:
