@@ -43,12 +43,19 @@ def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]
     events (``trtlog.analysis.choices``), column by column. Here, compiled, rather than where
     the table is built: the 1 GB benchmark log has 82,000 choices, which plain Python took
     about half a second to read field by field."""
-    columns: dict[str, list[Any]] = {name: [] for name in _CHOICE_EVENT_COLUMNS}
-    build, number, layer, formats = (columns[name] for name in _CHOICE_EVENT_COLUMNS[:4])
-    runner, runner_id, tactic, fallback = (columns[name] for name in _CHOICE_EVENT_COLUMNS[4:8])
-    skipped, skipped_runners, tuning, span, line = (
-        columns[name] for name in _CHOICE_EVENT_COLUMNS[8:]
-    )
+    build: list[int] = []
+    number: list[int] = []
+    layer: list[str | None] = []
+    formats: list[str | None] = []
+    runner: list[str] = []
+    runner_id: list[int | None] = []
+    tactic: list[str] = []
+    fallback: list[float] = []
+    skipped: list[int] = []
+    skipped_runners: list[str] = []
+    tuning: list[float] = []
+    span: list[float] = []
+    line: list[int] = []
     for key, combination in combinations.items():
         if not combination.chosen:
             continue
@@ -71,24 +78,21 @@ def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]
             tuning.append(seconds)
             span.append(spanned)
             line.append(choice.line)
-    return columns
-
-
-_CHOICE_EVENT_COLUMNS = (
-    "build",
-    "combination",
-    "layer",
-    "formats",
-    "runner",
-    "runner_id",
-    "tactic",
-    "fallback_ms",
-    "tactics_skipped",
-    "runners_skipped",
-    "tuning_seconds",
-    "tuning_span_seconds",
-    "line",
-)
+    return {
+        "build": build,
+        "combination": number,
+        "layer": layer,
+        "formats": formats,
+        "runner": runner,
+        "runner_id": runner_id,
+        "tactic": tactic,
+        "fallback_ms": fallback,
+        "tactics_skipped": skipped,
+        "runners_skipped": skipped_runners,
+        "tuning_seconds": tuning,
+        "tuning_span_seconds": span,
+        "line": line,
+    }
 
 
 __all__ = ["Combination", "choice_columns"]
