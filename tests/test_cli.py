@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import SAMPLES
@@ -117,13 +118,37 @@ def test_help_does_not_import_heavy_modules() -> None:
     code = (
         "import sys\n"
         "from trtlog.cli.app import app\n"
-        "heavy = [m for m in ('lark', 'pandas', 'matplotlib') if m in sys.modules]\n"
+        "heavy = [m for m in ('lark', 'numpy', 'pandas', 'matplotlib') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     output = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert output.strip() == ""
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_blas_to_one_thread_unless_told(
+    preset: str | None, expected: str
+) -> None:
+    # Set before numpy is first imported (``test_help_does_not_import_heavy_modules``).
+    code = (
+        "import os, sys\n"
+        "from trtlog.cli.app import main\n"
+        "sys.argv = ['trtlog', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        environment["OPENBLAS_NUM_THREADS"] = preset
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment
+    )
+    assert result.stderr.strip() == expected
 
 
 def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:
