@@ -95,6 +95,25 @@ def test_cut_points_open_records_and_number_lines() -> None:
         assert after.first_line == data[: after.start].count(b"\n") + 1
 
 
+def test_the_first_piece_is_small_and_the_others_full_size(tmp_path: Path) -> None:
+    # The first piece is parsed before the workers start, on one core: it only warms the
+    # parser. Every line opens a record here, so each piece ends at the first line past its
+    # size.
+    line = b"[11/22/2026-10:00:00] [V] [TRT] Tactic: 0x0000000000000001 Time: 0.0123\n"
+    path = tmp_path / "timings.log"
+    path.write_bytes(line * (3 * (4 << 20) // len(line)))
+    pieces = cut(str(path), 4 << 20)
+    assert pieces is not None
+    sizes = [piece.end - piece.start for piece in pieces]
+    assert (
+        parallel_module.FIRST_PIECE_BYTES
+        <= sizes[0]
+        < parallel_module.FIRST_PIECE_BYTES + len(line)
+    )
+    assert all(4 << 20 <= size < (4 << 20) + len(line) for size in sizes[1:-1])
+    assert len(pieces) == 4
+
+
 def test_a_parse_uses_the_cores_up_to_the_most_useful_number(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
