@@ -1,7 +1,7 @@
 """The parsed-log store: parse a log once, query its tables many times.
 
 ``.trtlog/`` in the working directory (or ``$TRTLOG_STORE``) holds one folder per log content
-(named by a SHA-256 hash of the file's bytes) with the tables as Parquet files, the summary and
+(named by a SHA-1 hash of the file's bytes) with the tables as Parquet files, the summary and
 the source's metadata; ``index.json`` maps each log path to its content key together with the
 file's size and modification time, so that a changed file is parsed again; ``current.json``
 names the log that query commands use when no ``--log`` is given.
@@ -44,14 +44,15 @@ def store_dir() -> Path:
 
 
 def content_key(path: Path) -> str:
-    """The first 128 bits of the SHA-256 of the file's content, in hex."""
-    # SHA-256 through OpenSSL, which uses the SHA instructions of the CPU where it has them
-    # (x86 since AMD Zen and Intel Ice Lake, ARMv8): on the 2-core benchmark machine 0.87-0.92 s
-    # for 1 GB against 1.66-2.77 s with BLAKE2b, which CPython computes without them. The
-    # hashing thread shares the cores with the parsing processes. (An earlier measurement on
-    # the same virtual machine found the opposite, 2.35 s against 0.85 s, likely on a host
-    # without those instructions.)
-    digest = hashlib.sha256()
+    """The first 128 bits of the SHA-1 of the file's content, in hex: an identity for the
+    store, not a defence against anyone forging a collision."""
+    # The hash runs in a thread that shares the cores with the parsing processes. How fast each
+    # hash is depends on the CPU: on the same 2-core virtual machine, on one day SHA-256 took
+    # 2.35 s for 1 GB against BLAKE2b's 0.85 s; on another, whose host had SHA instructions
+    # (which OpenSSL uses), SHA-1 took 0.76-0.78 s, SHA-256 0.81-0.87 s and BLAKE2b 1.52-1.97 s.
+    # SHA-1 is the fastest there, and without such instructions it has far less work per byte
+    # than SHA-256 (it was not measured against BLAKE2b on such a host).
+    digest = hashlib.sha1(usedforsecurity=False)
     with path.open("rb") as stream:
         while chunk := stream.read(_CHUNK):
             digest.update(chunk)
@@ -239,7 +240,7 @@ def sources_key(sources: Sources) -> str:
     if [role for role, _ in files] == ["log"]:
         return content_key(files[0][1])
     combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
-    return hashlib.sha256(combined.encode()).hexdigest()[:_KEY_HEX_DIGITS]
+    return hashlib.sha1(combined.encode(), usedforsecurity=False).hexdigest()[:_KEY_HEX_DIGITS]
 
 
 def load(
