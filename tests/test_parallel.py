@@ -209,11 +209,13 @@ def test_cli_jobs_give_the_same_jsonl(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 class _UnfinishedFuture(Future):  # type: ignore[type-arg]
-    """A worker's result that is never ready before it is asked for (then it is computed)."""
+    """A worker's result that is never ready before it is asked for (then it is computed); a
+    worker has started it, so it cannot be cancelled."""
 
     def __init__(self, job: Callable[[], object]) -> None:
         super().__init__()
         self._job = job
+        self.set_running_or_notify_cancel()
 
     def done(self) -> bool:
         return False
@@ -236,6 +238,41 @@ class _Pool:
         future: Future = Future()  # type: ignore[type-arg]
         future.set_result(function(*arguments))
         return future
+
+
+class _NeverStartedFuture(Future):  # type: ignore[type-arg]
+    """A piece no worker has started (all of them busy): waiting for it would never end."""
+
+    def result(self, timeout: float | None = None) -> object:
+        raise AssertionError("waited for a piece that no worker had started")
+
+
+class _BusyPool:
+    """A pool whose workers never start what is submitted."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future] = []  # type: ignore[type-arg]
+
+    def submit(self, function: Callable[..., object], *arguments: object) -> Future:  # type: ignore[type-arg]
+        self.futures.append(_NeverStartedFuture())
+        return self.futures[-1]
+
+
+def test_pieces_no_worker_has_started_are_taken_back_and_parsed_here(tmp_path: Path) -> None:
+    # Once this process has no piece of its own left, it takes back the last pieces handed
+    # out that no worker has started, instead of waiting for them.
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    pieces = cut(str(path), 1024)
+    assert pieces is not None and len(pieces) > 10
+    pool = _BusyPool()
+    first = parallel_module.parse_piece(str(path), pieces[0])
+    ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path), first)  # type: ignore[arg-type]
+    results = [ahead.take(index) for index in range(len(pieces))]
+    expected = [parallel_module.parse_piece(str(path), piece) for piece in pieces]
+    assert [list(events_of(result.items)) for result in results] == [
+        list(events_of(result.items)) for result in expected
+    ]
+    assert pool.futures and all(future.cancelled() for future in pool.futures)
 
 
 @pytest.mark.parametrize("ready", [True, False], ids=["workers-ahead", "workers-behind"])

@@ -195,14 +195,30 @@ class _PiecesAhead:
             self._next = max(self._next, index + 1)
             return parse_piece(self._path, self._pieces[index])
         # Parse later pieces here while the worker is still at this one (a bounded number).
-        while (
-            not future.done()
-            and self._next < len(self._pieces)
-            and len(self._parsed_here) < 2 * self._in_flight
-        ):
-            self._parsed_here[self._next] = parse_piece(self._path, self._pieces[self._next])
-            self._next += 1
+        while not future.done() and len(self._parsed_here) < 2 * self._in_flight:
+            if self._next < len(self._pieces):
+                self._parsed_here[self._next] = parse_piece(self._path, self._pieces[self._next])
+                self._next += 1
+            elif not self._take_back(index):
+                break
+        if future.cancel():
+            return parse_piece(self._path, self._pieces[index])
         return _read_result(future.result())
+
+    def _take_back(self, index: int) -> bool:
+        """Parse here the last piece after ``index`` that was submitted but that no worker has
+        started yet; False when there is none.
+
+        Once every piece has been handed out, this process would otherwise wait for the
+        workers' last pieces one after another: on the 10.x 200 MB log with two jobs it waited
+        0.4 s at the end of a 6.4 s parse.
+        """
+        for later in sorted(self._submitted, reverse=True):
+            if later > index and self._submitted[later].cancel():
+                del self._submitted[later]
+                self._parsed_here[later] = parse_piece(self._path, self._pieces[later])
+                return True
+        return False
 
     def _submit(self) -> None:
         while len(self._submitted) < self._in_flight and self._next < len(self._pieces):
