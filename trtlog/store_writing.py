@@ -5,11 +5,8 @@ releases the interpreter lock). Once a large log is parsed by more than one proc
 its tables is the last step, and this process does it alone: on the 10.x-style 1 GB benchmark
 log, 4.4-4.6 s of a two-job parse with the other core idle. So for such a log a forked process
 builds and writes the tables that need neither the tactics table nor one built from it, while
-this one builds the tactics table; then another forked process builds and writes the tables
-built from it (choices, layers, precision and the small ones they need) while this one writes
-it. (In nine alternating runs on that log, 2.5-3.3 s against 2.5-4.2 s with the tactics,
-choices and layers tables all built here; means 2.90 and 3.26 s.) A forked process gets the
-parsed log as it is, without copying; where one fails, this one builds its tables after all.
+this one builds the tactics, choices and layers tables. The forked process gets the parsed log
+as it is, without copying; where it fails, this one builds its tables after all.
 """
 
 from __future__ import annotations
@@ -46,11 +43,6 @@ SIDE_TABLES = frozenset(
     }
 )
 
-# The table the others of this process's share are built from (choices, then layers, then
-# precision): built first, then written here while another forked process builds the rest (1 GB
-# log: building it took 1.2 s, writing it 1.1 s, the tables after it about 1.2 s).
-FIRST_TABLE = "tactics"
-
 # The writing thread makes each row group of a table into Arrow in many short steps, each one
 # waiting for the interpreter lock while this thread builds the next table: at Python's default
 # switch interval (5 ms) writing a 200 MB log's tactics table took 1.36 s beside a busy thread
@@ -60,31 +52,17 @@ WRITING_SWITCH_INTERVAL = 0.0005
 
 def write_tables(log: BuildLog, folder: Path, names: Sequence[str], split: bool) -> None:
     """Build the tables ``names`` of ``log`` and write each as ``folder/<name>.parquet``;
-    ``split``: where this platform can fork, the side tables in a forked process, and once
-    the tactics table is built, the tables after it in another while this one writes it."""
-    if not (split and can_fork()):
-        _build_and_write(log, names, folder)
-        return
-    side = [name for name in names if name in SIDE_TABLES]
-    rest = [name for name in names if name not in SIDE_TABLES]
-    children: list[tuple[list[str], _Child]] = []
+    ``split``: the side tables in a forked process, where this platform can fork."""
+    side = [name for name in names if name in SIDE_TABLES] if split and can_fork() else []
+    child = _forked(lambda: _build_and_write(log, side, folder)) if side else None
     try:
-        if side:
-            children.append((side, _forked(lambda: _build_and_write(log, side, folder))))
-        if FIRST_TABLE not in rest or len(rest) < 2:
-            _build_and_write(log, rest, folder)
-        else:
-            first = log.table(FIRST_TABLE)
-            after = [name for name in rest if name != FIRST_TABLE]
-            children.append((after, _forked(lambda: _build_and_write(log, after, folder))))
-            write_table(first, folder / f"{FIRST_TABLE}.parquet")
+        _build_and_write(log, [name for name in names if name not in side], folder)
     except BaseException:
-        for _, child in children:
+        if child is not None:
             child.stop()
         raise
-    for tables, child in children:
-        if not child.succeeded():
-            _build_and_write(log, tables, folder)
+    if child is not None and not child.succeeded():
+        _build_and_write(log, side, folder)
 
 
 def can_fork() -> bool:
