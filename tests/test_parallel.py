@@ -258,29 +258,12 @@ class _BusyPool:
         return self.futures[-1]
 
 
-def test_pieces_no_worker_has_started_are_taken_back_and_parsed_here(tmp_path: Path) -> None:
-    # Once this process has no piece of its own left, it takes back the last pieces handed
-    # out that no worker has started, instead of waiting for them.
+def _taken_in_order(tmp_path: Path, pool: object) -> int:
+    """Takes every piece of the sample (1 KB pieces) in order through ``pool``, checks that each
+    comes back as one pass parses it, and returns the number of pieces."""
     path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
     pieces = cut(str(path), 1024)
     assert pieces is not None and len(pieces) > 10
-    pool = _BusyPool()
-    first = parallel_module.parse_piece(str(path), pieces[0])
-    ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path), first)  # type: ignore[arg-type]
-    results = [ahead.take(index) for index in range(len(pieces))]
-    expected = [parallel_module.parse_piece(str(path), piece) for piece in pieces]
-    assert [list(events_of(result.items)) for result in results] == [
-        list(events_of(result.items)) for result in expected
-    ]
-    assert pool.futures and all(future.cancelled() for future in pool.futures)
-
-
-@pytest.mark.parametrize("ready", [True, False], ids=["workers-ahead", "workers-behind"])
-def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bool) -> None:
-    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
-    pieces = cut(str(path), 1024)
-    assert pieces is not None and len(pieces) > 10
-    pool = _Pool(ready)
     first = parallel_module.parse_piece(str(path), pieces[0])
     ahead = parallel_module._PiecesAhead(str(path), pieces, pool, 2, str(tmp_path), first)  # type: ignore[arg-type]
     results = [ahead.take(index) for index in range(len(pieces))]
@@ -290,12 +273,27 @@ def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bo
         list(events_of(result.items)) for result in expected
     ]
     assert [result.lines for result in results] == [result.lines for result in expected]
+    return len(pieces)
+
+
+def test_pieces_no_worker_has_started_are_taken_back_and_parsed_here(tmp_path: Path) -> None:
+    # Once this process has no piece of its own left, it takes back the last pieces handed
+    # out that no worker has started, instead of waiting for them.
+    pool = _BusyPool()
+    _taken_in_order(tmp_path, pool)
+    assert pool.futures and all(future.cancelled() for future in pool.futures)
+
+
+@pytest.mark.parametrize("ready", [True, False], ids=["workers-ahead", "workers-behind"])
+def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bool) -> None:
+    pool = _Pool(ready)
+    pieces = _taken_in_order(tmp_path, pool)
     # Workers that are always ahead get every piece they can take; workers that never are
     # leave this process parsing the pieces after theirs, a bounded number at a time.
     if ready:
-        assert pool.jobs == len(pieces) - 1
+        assert pool.jobs == pieces - 1
     else:
-        assert 0 < pool.jobs < len(pieces)
+        assert 0 < pool.jobs < pieces
     assert not list(tmp_path.iterdir())
 
 
