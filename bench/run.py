@@ -10,6 +10,10 @@ each of these runs as its own process, timed on the wall clock:
 - a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog choices``;
 - ``trtlog --help``.
 
+Before the first and after the last, a fixed loop of plain Python (``GAUGE_SCRIPT``) is timed as
+a gauge of the machine's speed at the time: a virtual machine's speed can drift by a factor of
+two between hours, and runs compare only where the gauge agrees.
+
 Each command runs twice: once timed, once for its memory. Peak memory is the largest
 proportional set size of the process tree (workers included: a page that processes share, as
 workers share what they inherited at fork, is split between them), sampled from /proc every
@@ -54,6 +58,16 @@ data = data[: data.rfind(b"\\n") + 1]
 parse_text(data, fast=False)
 """
 
+# The machine's speed gauge: the same fixed work on every machine and in every run.
+GAUGE_SCRIPT = """
+import time
+start = time.perf_counter()
+total = 0
+for number in range(20_000_000):
+    total += number
+print(time.perf_counter() - start)
+"""
+
 
 @dataclass
 class Measurement:
@@ -73,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     results: list[Measurement] = []
     print(_machine(), flush=True)
+    gauges = [gauge()]
+    print(f"speed gauge before: a fixed Python loop took {gauges[0]:.2f} s", flush=True)
     for style in options.styles.split(","):
         for size in options.sizes.split(","):
             log = _generated(corpus / "logs" / STYLES[style], work / f"{style}_{size}.log", size)
@@ -83,8 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     help_row = Measurement("-", 0.0, "trtlog --help", help_seconds, None, help_peak, help_status)
     results.append(help_row)
     print(_row(results[-1]))
+    gauges.append(gauge())
+    print(f"speed gauge after: a fixed Python loop took {gauges[1]:.2f} s", flush=True)
     if options.json:
-        document = {"machine": _machine(), "results": [asdict(result) for result in results]}
+        document = {
+            "machine": _machine(),
+            "gauge_seconds": gauges,
+            "results": [asdict(result) for result in results],
+        }
         Path(options.json).write_text(json.dumps(document, indent=1) + "\n")
     failed = [result for result in results if result.status != 0 and "grep" not in result.task]
     return 1 if failed else 0
@@ -226,6 +248,14 @@ def _proportional_kb(pid: int, resident_pages: int) -> int:
     except (OSError, ValueError, IndexError):
         pass
     return resident_pages * _PAGE_KB
+
+
+def gauge() -> float:
+    """Seconds the fixed loop of ``GAUGE_SCRIPT`` takes in a fresh Python process."""
+    answer = subprocess.run(
+        [sys.executable, "-c", GAUGE_SCRIPT], capture_output=True, text=True, check=True
+    )
+    return float(answer.stdout)
 
 
 def _machine() -> str:
