@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -11,6 +14,17 @@ from trtlog.parse import ParsedLog, parse_file, records
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_logs"
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/<name>.py``, loaded as the module ``bench_<name>`` (the benchmark is no package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclasses look their module up by name.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def corpus_dir() -> Path:

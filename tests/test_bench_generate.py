@@ -4,27 +4,17 @@ log of a large model rather than one layer tuned again and again."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from tests.conftest import REPO, corpus_dir
+from tests.conftest import bench_module, corpus_dir
 
 _RUNNER = re.compile(r"Timing Runner: (.+) \(\w+\)$", re.M)
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_generate", REPO / "bench" / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-generate = _generator()
+generate = bench_module("generate")
 
 # An 8.5-style build log, cut down: a named and an API-built (unnamed) layer tuned.
 _HEAD = """\

@@ -3,27 +3,13 @@ that figures taken on a drifting machine can be told apart."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from types import ModuleType
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import bench_module
 
-
-def _runner() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_run", REPO / "bench" / "run.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclasses look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _runner()
+bench = bench_module("run")
 
 
 def test_the_gauge_reads_the_seconds_its_process_prints(monkeypatch: pytest.MonkeyPatch) -> None:
