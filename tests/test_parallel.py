@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 import pytest
@@ -132,6 +133,34 @@ def test_newlines_are_counted_across_buffer_refills(tmp_path: Path) -> None:
     with path.open("rb") as stream:
         for start, end in ((0, len(data)), (0, 0), (3, 4), (5, 40), (len(data) - 2, len(data))):
             assert counter.count(stream, start, end) == data[start:end].count(b"\n")
+
+
+def test_pieces_are_numbered_only_as_far_as_they_are_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A parse in pieces hands the first pieces to workers without counting the newlines of
+    # the whole log first; whatever the order pieces are asked for in, each is numbered as
+    # when all are counted at once.
+    path = str(SAMPLES / "trtexec_10.x_build_inference_profile.log")
+    expected = cut(path, 1024)
+    assert expected is not None and len(expected) > 10
+    counted: list[int] = []
+    count = parallel_module._NewlineCounter.count
+
+    def recording_count(self: object, stream: BinaryIO, start: int, end: int) -> int:
+        counted.append(start)
+        return count(self, stream, start, end)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel_module._NewlineCounter, "count", recording_count)
+    pieces = parallel_module._numbered_pieces(path, 1024)
+    assert pieces is not None and len(pieces) == len(expected)
+    assert pieces[0] == expected[0] and not counted
+    assert pieces[3] == expected[3]
+    assert counted == [piece.start for piece in expected[:3]]
+    assert pieces[1] == expected[1] and len(counted) == 3
+    assert pieces[-1] == expected[-1]
+    assert list(pieces) == expected and pieces[2:5] == expected[2:5]
+    assert counted == [piece.start for piece in expected[:-1]]
 
 
 def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
