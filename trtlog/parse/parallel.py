@@ -270,7 +270,7 @@ def cut(path: str, piece_bytes: int | None = None) -> list[Piece] | None:
     return None if pieces is None else list(pieces)
 
 
-def _numbered_pieces(path: str, piece_bytes: int | None = None) -> NumberedPieces | None:
+def _numbered_pieces(path: str, piece_bytes: int | None = None) -> _NumberedPieces | None:
     """``cut``, with each piece's first line counted only when the piece is first asked for."""
     piece_bytes = piece_bytes or PIECE_BYTES
     file = Path(path)
@@ -297,7 +297,7 @@ def _numbered_pieces(path: str, piece_bytes: int | None = None) -> NumberedPiece
             if opening > starts[-1]:
                 starts.append(opening)
             target = opening + piece_bytes
-    return NumberedPieces(path, starts, size)
+    return _NumberedPieces(path, starts, size)
 
 
 def _next_opening(stream: BinaryIO, offset: int, envelopes: EnvelopeCache, size: int) -> int | None:
@@ -357,7 +357,7 @@ def _opens_record(line: bytes, envelopes: EnvelopeCache) -> bool:
     return split is not None and split[0] is not NO_ENVELOPE
 
 
-class NumberedPieces(Sequence[Piece]):
+class _NumberedPieces(Sequence[Piece]):
     """The pieces between ``starts``, each with the number of its first line.
 
     A piece's first line is counted when the piece is first asked for, so the newlines of a
