@@ -12,7 +12,11 @@ each of these runs as its own process, timed on the wall clock:
 
 Before the first and after the last, a fixed loop of plain Python (``GAUGE_SCRIPT``) is timed as
 a gauge of the machine's speed at the time: a virtual machine's speed can drift by a factor of
-two between hours, and runs compare only where the gauge agrees.
+two between hours, and runs compare only where the gauge agrees. Then the same loop runs in N
+processes at once (the scaling gauge): N times the loop's time alone over the slowest of their
+times is how many processes' work the machine does at once. N jobs cannot parse faster than that
+many times one job; a virtual machine's cores may share physical ones (on the 2-core machine of
+the README two loops at once took 1.2-1.8 times as long as one).
 
 Each command runs twice: once timed, once for its memory. Peak memory is the largest
 proportional set size of the process tree (workers included: a page that processes share, as
@@ -89,6 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     print(_machine(), flush=True)
     gauges = [gauge()]
     print(f"speed gauge before: a fixed Python loop took {gauges[0]:.2f} s", flush=True)
+    scaling = scaling_gauge(options.jobs, gauges[0]) if options.jobs > 1 else None
+    if scaling is not None:
+        print(
+            f"scaling gauge: {options.jobs} loops at once did the work of {scaling:.2f} alone",
+            flush=True,
+        )
     for style in options.styles.split(","):
         for size in options.sizes.split(","):
             log = _generated(corpus / "logs" / STYLES[style], work / f"{style}_{size}.log", size)
@@ -105,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         document = {
             "machine": _machine(),
             "gauge_seconds": gauges,
+            "scaling": {"processes": options.jobs, "work_of_alone": scaling},
             "results": [asdict(result) for result in results],
         }
         Path(options.json).write_text(json.dumps(document, indent=1) + "\n")
@@ -256,6 +267,23 @@ def gauge() -> float:
         [sys.executable, "-c", GAUGE_SCRIPT], capture_output=True, text=True, check=True
     )
     return float(answer.stdout)
+
+
+def scaling_gauge(processes: int, alone: float) -> float:
+    """How many processes' work ``processes`` loops of ``GAUGE_SCRIPT`` run at once do in the
+    time the loop takes ``alone``: ``processes`` where each core is a core of its own, less where
+    the cores share a physical one or the host is busy."""
+    started = [
+        subprocess.Popen([sys.executable, "-c", GAUGE_SCRIPT], stdout=subprocess.PIPE, text=True)
+        for _ in range(processes)
+    ]
+    slowest = 0.0
+    for process in started:
+        output, _ = process.communicate()
+        if process.returncode != 0:
+            raise subprocess.CalledProcessError(process.returncode, process.args)
+        slowest = max(slowest, float(output))
+    return processes * alone / slowest
 
 
 def _machine() -> str:
