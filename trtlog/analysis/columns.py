@@ -93,10 +93,54 @@ def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:
     return np.frombuffer(values, dtype=dtype) if len(values) else np.empty(0, dtype=dtype)
 
 
+def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArray:
+    """Each value's rank among the values of its group: pandas' ``groupby(groups).rank(
+    method="min", na_option="bottom")``, 1 for the least, equal values sharing the least rank
+    of theirs, NaN after every number (all a group's NaN sharing one rank).
+
+    One sort of integer keys instead of pandas' grouped rank (which sorts by two keys): each
+    value is replaced by its place among the distinct values, so that a group and a value make
+    one integer. On the 3.4 million timings of the 10.x-style 1 GB benchmark log (1,347 distinct
+    times) 0.14-0.30 s against 0.58-0.82 s; with the same blocks and a million distinct times
+    0.67 s against 1.65 s; with every time distinct (TensorRT prints its times to a few digits,
+    so a log has far fewer) 1.33-1.58 s against 1.42-1.68 s.
+    """
+    count = len(values)
+    if count == 0:
+        return pd.arrays.IntegerArray(np.empty(0, dtype="int64"), np.zeros(0, dtype=bool))
+    # NaN takes the place after every number (``factorize`` leaves it out).
+    missing = np.isnan(values)
+    # (Hashed, then the distinct values sorted: a third of the time ``np.unique`` takes.)
+    known, distinct = pd.factorize(values[~missing], sort=True)
+    places = np.full(count, len(distinct), dtype="int64")
+    places[~missing] = known
+    width = len(distinct) + 1
+    # Groups from 0, each taking ``width`` keys.
+    lowest = int(groups.min())
+    if int(groups.max()) - lowest + 1 > np.iinfo(np.int64).max // width:
+        order = np.lexsort((places, groups))
+    else:
+        # Stable: ``groups`` is mostly in order already (a table's blocks are), and the sort
+        # keeps such runs (0.075 s against 0.11 s for 3.4 million keys).
+        order = np.argsort((groups.astype("int64") - lowest) * width + places, kind="stable")
+    sorted_groups, sorted_places = groups[order], places[order]
+    positions = np.arange(count)
+    opens_group = np.ones(count, dtype=bool)
+    np.not_equal(sorted_groups[1:], sorted_groups[:-1], out=opens_group[1:])
+    # A new value, or a new group: where a run of equal values starts.
+    opens_run = opens_group.copy()
+    opens_run[1:] |= sorted_places[1:] != sorted_places[:-1]
+    group_start = np.maximum.accumulate(np.where(opens_group, positions, 0))
+    run_start = np.maximum.accumulate(np.where(opens_run, positions, 0))
+    ranks = np.empty(count, dtype="int64")
+    ranks[order] = run_start - group_start + 1
+    return pd.arrays.IntegerArray(ranks, np.zeros(count, dtype=bool))
+
+
 def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArray:
     """Integers where ``missing`` stands for no value, as pandas' nullable Int64."""
     data = numbers(values, "int64")
     return pd.arrays.IntegerArray(data.copy(), data == missing)
 
 
-__all__ = ["TextColumn", "distinct_names", "nullable_ints", "numbers"]
+__all__ = ["TextColumn", "distinct_names", "nullable_ints", "numbers", "ranks_within"]

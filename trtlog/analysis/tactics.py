@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from trtlog.analysis.choices import choices_frame
-from trtlog.analysis.columns import TextColumn, numbers
+from trtlog.analysis.columns import TextColumn, numbers, ranks_within
 from trtlog.analysis.combinations import Combination
 from trtlog.events import (
     AutotuningEvent,
@@ -263,13 +263,7 @@ class TacticCollector:
         line = np.repeat(numbers(self._first_line, "int64") - starts, counts) + np.arange(
             len(tactic), dtype="int64"
         )
-        rank = (
-            pd.Series(time, copy=False)
-            .groupby(block)
-            .rank(method="min", na_option="bottom")
-            .astype("Int64")
-            .array
-        )
+        rank = ranks_within(time, block)
         # The tactic TensorRT reported fastest for each block (blocks count from -1).
         reported = np.zeros(self._block + 2, dtype="uint64")
         has_reported = np.zeros(self._block + 2, dtype=bool)
