@@ -16,7 +16,7 @@ two between hours, and runs compare only where the gauge agrees. Then the same l
 processes at once (the scaling gauge): N times the loop's time alone over the slowest of their
 times is how many processes' work the machine does at once. N jobs cannot parse faster than that
 many times one job; a virtual machine's cores may share physical ones (on the 2-core machine of
-the README two loops at once took 1.2-1.8 times as long as one).
+the README two loops at once took 1.0-1.8 times as long as one alone, from hour to hour).
 
 Each command runs twice: once timed, once for its memory. Peak memory is the largest
 proportional set size of the process tree (workers included: a page that processes share, as
