@@ -1,0 +1,67 @@
+"""The tactics table's ``chosen`` column: a timing is chosen where its combination's ``Chose
+Runner Type`` line names its runner and tactic. Checked against that rule applied row by row."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.conftest import CORPUS_LOGS, needs_corpus, parse_strict
+from trtlog.analysis.combinations import Combination
+from trtlog.analysis.tactics import TacticCollector, _chosen
+from trtlog.events.autotuning import ChoseRunner
+from trtlog.events.base import TacticId
+
+
+def _choice(runner: str, tactic: int) -> ChoseRunner:
+    return ChoseRunner(
+        line=1,
+        end_line=1,
+        timestamp=None,
+        severity=None,
+        producer="trt",
+        chosen_runner=runner,
+        tactic=TacticId(tactic),
+    )
+
+
+def test_each_choice_marks_only_its_runners_timings_of_its_tactic() -> None:
+    # Combination -1: timings before any combination (no choice); 0: chose A's tactic 5;
+    # 1: two choices (A's 7, then B's 7); 2: chose a runner that timed nothing.
+    combination = np.array([-1, 0, 0, 0, 1, 1, 1, 2], dtype="int64")
+    runner = pd.Categorical(["A", "A", "B", "A", "A", "B", None, "A"], categories=["A", "B"])
+    tactic = np.array([5, 5, 5, 6, 7, 7, 7, 9], dtype="uint64")
+    combinations = {
+        -1: Combination(),
+        0: Combination(chosen=(_choice("A", 5),)),
+        1: Combination(chosen=(_choice("A", 7), _choice("B", 7))),
+        2: Combination(chosen=(_choice("C", 9),)),
+    }
+    chosen = _chosen(combination, runner, tactic, combinations)
+    assert chosen.tolist() == [False, True, False, False, True, True, False, False]
+
+
+def test_no_choices_no_chosen_timings() -> None:
+    runner = pd.Categorical(["A"], categories=["A"])
+    chosen = _chosen(np.array([0]), runner, np.array([1], dtype="uint64"), {0: Combination()})
+    assert chosen.tolist() == [False]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
+def test_the_chosen_column_follows_the_choices_row_by_row(path: object) -> None:
+    collector = TacticCollector().feed_all(parse_strict(path).events)  # type: ignore[arg-type]
+    table = collector.tactics_table()
+    choices = {
+        (number, choice.chosen_runner, int(choice.tactic))
+        for number, combination in collector.combinations.items()
+        for choice in combination.chosen
+    }
+    expected = [
+        (number, runner, int(tactic, 16)) in choices
+        for number, runner, tactic in zip(
+            table["combination"], table["runner"], table["tactic"], strict=True
+        )
+    ]
+    assert table["chosen"].tolist() == expected
