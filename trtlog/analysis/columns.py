@@ -101,7 +101,7 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
     One sort of integer keys instead of pandas' grouped rank (which sorts by two keys): each
     value is replaced by its place among the distinct values, so that a group and a value make
     one integer. On the 3.4 million timings of the 10.x-style 1 GB benchmark log (1,347 distinct
-    times) 0.14-0.30 s against 0.58-0.82 s; with the same blocks and a million distinct times
+    times) 0.21-0.30 s against 0.53-0.83 s; with the same blocks and a million distinct times
     0.67 s against 1.65 s; with every time distinct (TensorRT prints its times to a few digits,
     so a log has far fewer) 1.33-1.58 s against 1.42-1.68 s.
     """
