@@ -277,13 +277,12 @@ def scaling_gauge(processes: int, alone: float) -> float:
         subprocess.Popen([sys.executable, "-c", GAUGE_SCRIPT], stdout=subprocess.PIPE, text=True)
         for _ in range(processes)
     ]
-    slowest = 0.0
+    # Every loop is waited for before any failure is raised, so that none is left running.
+    outputs = [process.communicate()[0] for process in started]
     for process in started:
-        output, _ = process.communicate()
         if process.returncode != 0:
             raise subprocess.CalledProcessError(process.returncode, process.args)
-        slowest = max(slowest, float(output))
-    return processes * alone / slowest
+    return processes * alone / max(float(output) for output in outputs)
 
 
 def _machine() -> str:

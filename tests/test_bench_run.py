@@ -1,5 +1,6 @@
 """The benchmark's speed gauge (``bench/run.py``): a fixed loop timed in a fresh process, so
-that figures taken on a drifting machine can be told apart."""
+that figures taken on a drifting machine can be told apart; and its scaling gauge, the loop run
+in several processes at once."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_the_scaling_gauge_takes_the_slowest_of_the_loops(
     # The first process to start prints 4.0, the others 1.0: the slowest sets the figure.
     flag = tmp_path / "first"
     script = (
-        "import os, sys\n"
+        "import os\n"
         f"path = {str(flag)!r}\n"
         "try:\n"
         "    os.close(os.open(path, os.O_CREAT | os.O_EXCL))\n"
