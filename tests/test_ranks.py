@@ -1,14 +1,18 @@
 """Ranks within groups (``trtlog.analysis.columns.ranks_within``) against pandas' grouped rank,
-which the tactics table's ``rank`` column was first computed with."""
+which the tactics table's ``rank`` column was first computed with: on generated values and on
+the tactics tables of the corpus logs."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.conftest import CORPUS_LOGS, needs_corpus, parse_strict
 from trtlog.analysis.columns import ranks_within
+from trtlog.analysis.tactics import TacticCollector
 
 _TIMES = st.one_of(
     st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.5, float("nan"), float("inf"), -1.0]),
@@ -45,3 +49,11 @@ def test_groups_far_apart_fall_back_to_sorting_by_two_keys() -> None:
 def test_no_values_no_ranks() -> None:
     ranks = ranks_within(np.empty(0), np.empty(0, dtype="int64"))
     assert len(ranks) == 0 and str(ranks.dtype) == "Int64"
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
+def test_the_tactics_tables_ranks_are_pandas_ranks_within_each_runner_block(path: object) -> None:
+    table = TacticCollector().feed_all(parse_strict(path).events).tactics_table()  # type: ignore[arg-type]
+    expected = _pandas_ranks(table["time_ms"].to_numpy(), table["block"].to_numpy())
+    assert table["rank"].tolist() == expected
