@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trtlog.analysis import BuildLog
-from trtlog.analysis.choices import choices_frame
+from trtlog.analysis.choices import _among, choices_frame
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.parse import parse_text
 
@@ -161,3 +164,47 @@ def test_a_table_in_another_row_order_gives_the_same_choices() -> None:
     pd.testing.assert_frame_equal(choices_frame(shuffled, collector.combinations), choices)
     assert list(choices["runner_up_ms"]) == [0.01, 0.04]
     assert list(choices["tactics_tried"]) == [2, 3]
+
+
+def test_tactic_ids_past_two_to_the_63_and_a_choice_never_timed() -> None:
+    # The choices' tactic ids are matched to the timings as numbers: 0xd15ea5edd15ea5ed does
+    # not fit a signed 64-bit integer. The second combination chose a tactic it never timed
+    # (as after a timing cache hit): no kernel, no best time (no fastest was reported), and
+    # the runner-up is the fastest timing there is.
+    big, untimed = 0xD15EA5EDD15EA5ED, 0xFEEDFACEFEEDFACE
+    log = _log(
+        _combination("Float(1,1,1,1) -> Float(1,1,1,1)"),
+        _runner("conv", CASK),
+        _tactic("k_big", big, "0.02"),
+        _tactic("k_nine", 0x9, "0.03"),
+        _chose("CaskConvolution", big),
+        _combination("Half(1,1,1,1) -> Half(1,1,1,1)"),
+        _runner("conv", CASK),
+        _tactic("k_one", 0x1, "0.04"),
+        _chose("CaskConvolution", untimed),
+    )
+    first, second = log.choices.to_dict("records")
+    assert (first["tactic"], first["kernel"], first["best_ms"]) == (
+        "0xd15ea5edd15ea5ed",
+        "k_big",
+        0.02,
+    )
+    assert (first["runner_up_tactic"], first["runner_up_ms"]) == ("0x" + "0" * 15 + "9", 0.03)
+    assert first["gap_percent"] == pytest.approx(50.0)
+    assert second["tactic"] == "0xfeedfacefeedface" and pd.isna(second["kernel"])
+    assert math.isnan(second["best_ms"]) and math.isnan(second["gap_percent"])
+    assert (second["runner_up_tactic"], second["runner_up_ms"]) == ("0x" + "0" * 15 + "1", 0.04)
+    assert (second["tactics_tried"], second["runners_tried"]) == (1, 1)
+
+
+@given(
+    values=st.lists(st.integers(-1, 40), max_size=60),
+    wanted=st.lists(st.integers(0, 50), max_size=20),
+)
+def test_combinations_among_the_chosen_ones_as_numpy_isin(
+    values: list[int], wanted: list[int]
+) -> None:
+    values_array, wanted_array = np.array(values, dtype="int64"), np.array(wanted, dtype="int64")
+    assert (
+        _among(values_array, wanted_array).tolist() == np.isin(values_array, wanted_array).tolist()
+    )

@@ -49,7 +49,8 @@ def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]
     formats: list[str | None] = []
     runner: list[str] = []
     runner_id: list[int | None] = []
-    tactic: list[str] = []
+    # Unsigned values, made text only once per distinct tactic (``trtlog.analysis.choices``).
+    tactic: list[int] = []
     fallback: list[float] = []
     skipped: list[int] = []
     skipped_runners: list[str] = []
@@ -71,7 +72,7 @@ def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]
             formats.append(choice.formats)
             runner.append(choice.chosen_runner)
             runner_id.append(choice.runner_id)
-            tactic.append(repr(choice.tactic))
+            tactic.append(int(choice.tactic))
             fallback.append(fastest.get(choice.chosen_runner, math.nan))
             skipped.append(combination.skipped_tactics)
             skipped_runners.append(runners_skipped)
