@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from trtlog.analysis.columns import tactic_texts
 from trtlog.analysis.combinations import Combination, choice_columns
 
 CHOICE_COLUMNS = [
@@ -59,7 +60,9 @@ def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
     tactic_values = choices["tactic"].to_numpy(dtype="uint64")
-    choices["runner_name"], choices["tactic_id"] = choices["runner"], _hex_texts(tactic_values)
+    # The 1 GB benchmark log's 82,000 choices name a few hundred tactics: each made text once.
+    tactic_text = np.asarray(tactic_texts(tactic_values), dtype=object)
+    choices["runner_name"], choices["tactic_id"] = choices["runner"], tactic_text
     choices["runner"] = _codes(runners.categories, choices["runner_name"])
     choices["tactic"] = _tactic_codes(tactic_ids.categories, tactic_values)
     key = ["combination", "runner", "tactic"]
@@ -117,14 +120,6 @@ def _tactic_codes(categories: pd.Index, values: np.ndarray) -> np.ndarray:
     known = pd.Index(np.array([int(name, 16) for name in categories], dtype="uint64"))
     codes = known.get_indexer(values)
     return np.where(codes < 0, -2, codes)
-
-
-def _hex_texts(values: np.ndarray) -> np.ndarray:
-    """Tactic ids as "0x%016x" text (an object array), each distinct id formatted once: the 1
-    GB benchmark log's 82,000 choices name a few hundred tactics."""
-    distinct, places = np.unique(values, return_inverse=True)
-    texts = np.array([f"0x{int(value):016x}" for value in distinct], dtype=object)
-    return texts[places.reshape(-1)]
 
 
 def _names(categories: pd.Index, codes: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:

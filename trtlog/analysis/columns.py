@@ -88,6 +88,15 @@ def distinct_names(column: pd.Series) -> list[str]:
     return [name for name in pd.unique(column.dropna()).tolist() if isinstance(name, str)]
 
 
+def tactic_texts(tactics: np.ndarray) -> pd.Categorical:
+    """Tactic ids (TensorRT's unsigned values) as "0x%016x" text, each distinct id formatted
+    once: sorted as numbers, they are sorted as text too."""
+    codes, uniques = pd.factorize(tactics, sort=True)
+    return pd.Categorical.from_codes(
+        codes, categories=[f"0x{int(value):016x}" for value in uniques], validate=False
+    )
+
+
 def numbers(values: array[int] | array[float], dtype: str) -> np.ndarray:
     """A typed array's values as a numpy array of ``dtype``."""
     return np.frombuffer(values, dtype=dtype) if len(values) else np.empty(0, dtype=dtype)
@@ -143,4 +152,11 @@ def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArr
     return pd.arrays.IntegerArray(data.copy(), data == missing)
 
 
-__all__ = ["TextColumn", "distinct_names", "nullable_ints", "numbers", "ranks_within"]
+__all__ = [
+    "TextColumn",
+    "distinct_names",
+    "nullable_ints",
+    "numbers",
+    "ranks_within",
+    "tactic_texts",
+]

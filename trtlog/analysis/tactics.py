@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from trtlog.analysis.choices import choices_frame
-from trtlog.analysis.columns import TextColumn, numbers, ranks_within
+from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
 from trtlog.analysis.combinations import Combination
 from trtlog.events import (
     AutotuningEvent,
@@ -283,7 +283,7 @@ class TacticCollector:
             "runner": runner,
             "runner_id": pd.arrays.IntegerArray(runner_id, runner_id == _NO_RUNNER_ID),
             "block": block,
-            "tactic": _hex_categorical(tactic),
+            "tactic": tactic_texts(tactic),
             "kernel": self._kernel.categorical(),
             "time_ms": time,
             "rank": rank,
@@ -318,14 +318,6 @@ def _timed(times: np.ndarray) -> np.ndarray:
     times = times.copy()
     times[not_timed] = np.nan
     return times
-
-
-def _hex_categorical(tactic: np.ndarray) -> pd.Categorical:
-    """Tactic ids as "0x%016x" text: sorted as numbers, they are sorted as text too."""
-    codes, uniques = pd.factorize(tactic, sort=True)
-    return pd.Categorical.from_codes(
-        codes, categories=[f"0x{int(value):016x}" for value in uniques], validate=False
-    )
 
 
 def _chosen(
