@@ -8,7 +8,8 @@ import re
 import pandas as pd
 import pytest
 
-from trtlog.render.frames import render_table
+import trtlog.render.frames
+from trtlog.render.frames import render_markdown, render_table
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LAYERS = [f"/backbone/stage{index}/conv_{index}" for index in range(3)]
@@ -61,3 +62,39 @@ def test_a_narrow_terminal_keeps_names_readable(monkeypatch: pytest.MonkeyPatch)
     assert "\x1b[" in stream.getvalue()  # rendered as for a terminal
     # Names fold at 20 characters at the narrowest, never a letter or two a line.
     assert "/backbone/stage0/con" in text and "/backbone/stage2/con" in text
+
+
+def test_a_long_table_shows_its_first_rows_and_says_how_many_it_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every layer's choices of a large build are tens of thousands of rows, which rich takes
+    # minutes to lay out; the other formats give them all.
+    monkeypatch.setattr(trtlog.render.frames, "TABLE_ROWS_SHOWN", 2)
+    stream = io.StringIO()
+    render_table(_choices_like(), stream, "choices")
+    text = _ANSI.sub("", stream.getvalue())
+    assert [line.split("│")[1].strip() for line in _lines_naming_a_layer(text)] == LAYERS[:2]
+    assert text.rstrip().endswith(
+        "1 more row not shown: --format csv, json or markdown gives every row."
+    )
+    markdown = io.StringIO()
+    render_markdown(_choices_like(), markdown, "choices")
+    assert len(_lines_naming_a_layer(markdown.getvalue())) == 3
+
+
+def test_markdown_rows_hold_the_cells_as_tables_show_them() -> None:
+    # Missing values empty, booleans as a mark, floats compact; text with a bar escaped.
+    frame = pd.DataFrame(
+        {
+            "layer": pd.array(["a|b", None], dtype="str"),
+            "chosen": [True, False],
+            "time_ms": [0.00294885, float("nan")],
+            "runner_id": pd.array([7, None], dtype="Int64"),
+        }
+    )
+    stream = io.StringIO()
+    render_markdown(frame, stream, None)
+    assert stream.getvalue().splitlines()[2:] == [
+        "| a\\|b | ✓ | 0.00294885 | 7 |",
+        "|  |  |  |  |",
+    ]
