@@ -28,6 +28,7 @@ def cell_text(value: Any) -> str:
 _TEXT_MIN_WIDTH = 20
 # Output that is not a terminal (a file, a pager, a pipe) is as wide as the table, up to this.
 _FILE_MAX_WIDTH = 400
+_SCREEN_MIN_WIDTH = 120
 # The table format shows this many rows at most, and says how many it left out: rich lays out
 # under a thousand rows a second, so every layer's choices of the 1 GB benchmark log (82,000
 # rows) took minutes. The other formats give every row.
@@ -40,9 +41,6 @@ def _rows(frame: pd.DataFrame) -> list[tuple[Any, ...]]:
     slower for a table of names)."""
     columns = [frame.iloc[:, position].tolist() for position in range(frame.shape[1])]
     return list(zip(*columns, strict=True)) if columns else [()] * len(frame)
-
-
-_SCREEN_MIN_WIDTH = 120
 
 
 def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
