@@ -7,9 +7,12 @@ import re
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.table import Table
 
 import trtlog.render.frames
-from trtlog.render.frames import render_markdown, render_table
+from trtlog.render.frames import _render_table, render_markdown, render_table
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LAYERS = [f"/backbone/stage{index}/conv_{index}" for index in range(3)]
@@ -98,3 +101,85 @@ def test_markdown_rows_hold_the_cells_as_tables_show_them() -> None:
         "| a\\|b | ✓ | 0.00294885 | 7 |",
         "|  |  |  |  |",
     ]
+
+
+# Cells of log text: names with brackets and blanks, wide and zero-width characters, tabs and
+# control characters (which rich drops), and now and then a line break.
+_CELL_TEXT = st.one_of(
+    st.none(),
+    st.text(alphabet=st.sampled_from("ab_/ []()x:,.-\t\r\x07é中🙂\u0301|"), max_size=30),
+    st.text(alphabet=st.sampled_from("ab \n"), max_size=6),
+)
+
+
+@st.composite
+def _frames(draw: st.DrawFn) -> pd.DataFrame:
+    rows = draw(st.integers(min_value=1, max_value=8))
+    columns: dict[str, object] = {}
+    for position in range(draw(st.integers(min_value=1, max_value=4))):
+        kind = draw(st.sampled_from(["text", "tactic", "float", "count", "flag"]))
+        name = f"{kind}_{position}" if kind != "tactic" else f"tactic_{position}"
+        if kind in ("text", "tactic"):
+            values = draw(st.lists(_CELL_TEXT, min_size=rows, max_size=rows))
+            columns[name] = pd.array(values, dtype="str")
+        elif kind == "float":
+            numbers = st.floats(allow_infinity=False) | st.sampled_from([0.00294885, 2e7])
+            columns[name] = draw(st.lists(numbers, min_size=rows, max_size=rows))
+        elif kind == "count":
+            counts = st.none() | st.integers(min_value=-(10**12), max_value=10**12)
+            columns[name] = pd.array(
+                draw(st.lists(counts, min_size=rows, max_size=rows)), dtype="Int64"
+            )
+        else:
+            columns[name] = draw(st.lists(st.booleans(), min_size=rows, max_size=rows))
+    return pd.DataFrame(columns)
+
+
+def _both_layouts(frame: pd.DataFrame, title: str | None) -> tuple[str, str]:
+    joined, row_by_row = io.StringIO(), io.StringIO()
+    _render_table(frame, joined, title, join_rows=True)
+    _render_table(frame, row_by_row, title, join_rows=False)
+    return joined.getvalue(), row_by_row.getvalue()
+
+
+@settings(max_examples=300, deadline=None)
+@given(frame=_frames(), title=st.none() | st.text(max_size=40))
+def test_rows_joined_into_one_lay_out_as_rows_one_by_one(
+    frame: pd.DataFrame, title: str | None
+) -> None:
+    joined, row_by_row = _both_layouts(frame, title)
+    assert joined == row_by_row
+
+
+@settings(max_examples=100, deadline=None)
+@given(frame=_frames(), width=st.sampled_from(["60", "80", "200"]))
+def test_rows_joined_into_one_lay_out_as_rows_one_by_one_on_a_terminal(
+    frame: pd.DataFrame, width: str
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FORCE_COLOR", "1")
+        patch.setenv("COLUMNS", width)
+        joined, row_by_row = _both_layouts(frame, "choices")
+    assert "\x1b[" in joined
+    assert joined == row_by_row
+
+
+def test_a_table_that_fits_is_handed_to_rich_as_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The layout that takes milliseconds instead of seconds for hundreds of rows.
+    added: list[int] = []
+    original = Table.add_row
+
+    def add_row(table: Table, *cells: object, **options: object) -> None:
+        added.append(len(cells))
+        original(table, *cells, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Table, "add_row", add_row)
+    frame = pd.concat([_choices_like()] * 200, ignore_index=True)
+    stream = io.StringIO()
+    render_table(frame, stream, "choices")
+    assert added == [len(frame.columns)]
+    assert len(_lines_naming_a_layer(stream.getvalue())) == 600
+    # Too wide for a file (kernel names of 1,000 characters): row by row, names folding.
+    added.clear()
+    render_table(_choices_like(kernel_length=1000), io.StringIO(), None)
+    assert len(added) == 3
