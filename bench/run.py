@@ -7,7 +7,8 @@ each of these runs as its own process, timed on the wall clock:
 - ``grep -c Tactic`` on the file: the floor, what reading the bytes costs;
 - ``trtlog parse`` with 1 job and with N jobs, into a fresh store (tables written to Parquet);
 - the grammar alone (``fast=False``, no fast path, no tables) on the first 20 MB;
-- a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog choices``;
+- a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog tactics`` as CSV,
+  and ``trtlog tactics --layer NAME`` as a table;
 - ``trtlog --help``.
 
 Before the first and after the last, a fixed loop of plain Python (``GAUGE_SCRIPT``) is timed as
@@ -156,6 +157,9 @@ def _measure_log(log: Path, style: str, store: Path, jobs: int) -> list[Measurem
     csv = ["--format", "csv", "--out", os.devnull]
     measure("query: tactics --layer (stored)", [*TRTLOG, "tactics", "--layer", layer, *csv], None)
     measure("query: tactics (stored)", [*TRTLOG, "tactics", *csv], None)
+    # As a reader sees it: laid out as a table (written to a file, as wide as the table).
+    table = ["--out", os.devnull]
+    measure("query: tactics --layer, table", [*TRTLOG, "tactics", "--layer", layer, *table], None)
     shutil.rmtree(store, ignore_errors=True)
     return results
 
