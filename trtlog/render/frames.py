@@ -93,11 +93,12 @@ def _render_table(
         console.width = max(_SCREEN_MIN_WIDTH, console.width)
     else:
         console.width = max(_SCREEN_MIN_WIDTH, min(natural, _FILE_MAX_WIDTH))
-    # Rich measures, wraps and pads every cell on its own: about 2 ms a row of a tactics table,
-    # over a second for one layer's 500 timings of the 1 GB benchmark log. Where the table fits
-    # unfolded, every row is one line high, so each column can go as one cell holding its rows'
-    # lines: the same text, laid out in milliseconds. Not where a cell holds a line break, nor
-    # a tab (rich widens it, ``cell_len`` does not count it: the row may fold).
+    # Rich measures, wraps and pads every cell on its own: about 1-2 ms a row of a tactics
+    # table, over a second for one layer's 537 timings of the 1 GB benchmark log. Where the
+    # table fits unfolded, every row is one line high, so each column can go as one cell
+    # holding its rows' lines: the same text, laid out in a third of the time or less. Not
+    # where a cell holds a line break, nor a tab (rich widens it, ``cell_len`` does not count
+    # it: the row may fold).
     if join_rows and natural <= console.width and not any(map(_breaks_rows, cells)):
         table.add_row(*(Text("\n".join(column)) for column in zip(*cells, strict=True)))
     else:
