@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from rich.table import Table
 
 import trtlog.render.frames
-from trtlog.render.frames import _render_table, render_markdown, render_table
+from tests.conftest import corpus_log
+from trtlog.analysis.buildlog import TABLES, BuildLog
+from trtlog.render.frames import TABLE_ROWS_SHOWN, _render_table, render_markdown, render_table
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LAYERS = [f"/backbone/stage{index}/conv_{index}" for index in range(3)]
@@ -183,3 +185,41 @@ def test_a_table_that_fits_is_handed_to_rich_as_one_row(monkeypatch: pytest.Monk
     added.clear()
     render_table(_choices_like(kernel_length=1000), io.StringIO(), None)
     assert len(added) == 3
+
+
+# Builds of several versions and front ends: tactic timings with and without kernel names,
+# Myelin layers, engine layer listings, per-layer profiles.
+_RENDERED_LOGS = (
+    "hackathon_trt10.16.1_trtexec_build_h100.log",
+    "hackathon_trt8.6.0_trtexec_build_rtx3090.log",
+    "lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log",
+    "hackathon_trt8.4.1_trtexec_build_fp16_gtx1070.log",
+    "jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log",
+)
+
+
+@pytest.mark.parametrize("name", _RENDERED_LOGS)
+def test_every_table_of_a_corpus_log_lays_out_the_same_joined(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = BuildLog.from_parsed(corpus_log(name))
+    added: list[int] = []
+    original = Table.add_row
+
+    def add_row(table: Table, *cells: object, **options: object) -> None:
+        added.append(1)
+        original(table, *cells, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Table, "add_row", add_row)
+    joined_tables = 0
+    for table_name in TABLES:
+        frame = log.table(table_name).head(TABLE_ROWS_SHOWN)
+        added.clear()
+        joined = io.StringIO()
+        render_table(frame, joined, table_name)
+        joined_tables += len(frame) > 1 and len(added) == 1
+        row_by_row = io.StringIO()
+        _render_table(frame, row_by_row, table_name, join_rows=False)
+        assert joined.getvalue() == row_by_row.getvalue(), table_name
+    # The comparison means something only where the joined layout was taken.
+    assert joined_tables >= 2
