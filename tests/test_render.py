@@ -9,12 +9,20 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 from rich.table import Table
 
 import trtlog.render.frames
 from tests.conftest import corpus_log
 from trtlog.analysis.buildlog import TABLES, BuildLog
-from trtlog.render.frames import TABLE_ROWS_SHOWN, _render_table, render_markdown, render_table
+from trtlog.render.drawn_rows import drawn_table
+from trtlog.render.frames import (
+    TABLE_ROWS_SHOWN,
+    Layout,
+    _render_table,
+    render_markdown,
+    render_table,
+)
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LAYERS = [f"/backbone/stage{index}/conv_{index}" for index in range(3)]
@@ -105,10 +113,12 @@ def test_markdown_rows_hold_the_cells_as_tables_show_them() -> None:
     ]
 
 
-# Cells of log text: names with brackets and blanks, wide and zero-width characters, tabs and
-# control characters (which rich drops), and now and then a line break.
+# Cells of log text: names with brackets and blanks (plain text, whose rows are drawn), wide and
+# zero-width characters, tabs and control characters (which rich drops), and now and then a
+# line break.
 _CELL_TEXT = st.one_of(
     st.none(),
+    st.text(alphabet=st.sampled_from("ab_/ []()x:,.-|✓"), max_size=30),
     st.text(alphabet=st.sampled_from("ab_/ []()x:,.-\t\r\x07é中🙂\u0301|"), max_size=30),
     st.text(alphabet=st.sampled_from("ab \n"), max_size=6),
 )
@@ -137,52 +147,114 @@ def _frames(draw: st.DrawFn) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
-def _both_layouts(frame: pd.DataFrame, title: str | None) -> tuple[str, str]:
-    joined, row_by_row = io.StringIO(), io.StringIO()
-    _render_table(frame, joined, title, join_rows=True)
-    _render_table(frame, row_by_row, title, join_rows=False)
-    return joined.getvalue(), row_by_row.getvalue()
+def _layouts(frame: pd.DataFrame, title: str | None) -> dict[Layout, str]:
+    texts = {}
+    for layout in Layout:
+        stream = io.StringIO()
+        _render_table(frame, stream, title, layout=layout)
+        texts[layout] = stream.getvalue()
+    return texts
 
 
 @settings(max_examples=300, deadline=None)
 @given(frame=_frames(), title=st.none() | st.text(max_size=40))
-def test_rows_joined_into_one_lay_out_as_rows_one_by_one(
+def test_rows_drawn_or_joined_lay_out_as_rows_one_by_one(
     frame: pd.DataFrame, title: str | None
 ) -> None:
-    joined, row_by_row = _both_layouts(frame, title)
-    assert joined == row_by_row
+    texts = _layouts(frame, title)
+    assert texts[Layout.DRAWN] == texts[Layout.ROW_BY_ROW]
+    assert texts[Layout.JOINED] == texts[Layout.ROW_BY_ROW]
 
 
 @settings(max_examples=100, deadline=None)
 @given(frame=_frames(), width=st.sampled_from(["60", "80", "200"]))
-def test_rows_joined_into_one_lay_out_as_rows_one_by_one_on_a_terminal(
+def test_rows_drawn_or_joined_lay_out_as_rows_one_by_one_on_a_terminal(
     frame: pd.DataFrame, width: str
 ) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FORCE_COLOR", "1")
         patch.setenv("COLUMNS", width)
-        joined, row_by_row = _both_layouts(frame, "choices")
-    assert "\x1b[" in joined
-    assert joined == row_by_row
+        texts = _layouts(frame, "choices")
+    assert "\x1b[" in texts[Layout.ROW_BY_ROW]
+    assert texts[Layout.DRAWN] == texts[Layout.ROW_BY_ROW]
+    assert texts[Layout.JOINED] == texts[Layout.ROW_BY_ROW]
 
 
-def test_a_table_that_fits_is_handed_to_rich_as_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The layout that takes milliseconds instead of seconds for hundreds of rows.
-    added: list[int] = []
+def _rows_handed_to_rich(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    added: list[tuple[str, ...]] = []
     original = Table.add_row
 
     def add_row(table: Table, *cells: object, **options: object) -> None:
-        added.append(len(cells))
+        added.append(tuple(str(cell) for cell in cells))
         original(table, *cells, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Table, "add_row", add_row)
+    return added
+
+
+def test_a_table_of_plain_text_that_fits_has_its_rows_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    added = _rows_handed_to_rich(monkeypatch)
     frame = pd.concat([_choices_like()] * 200, ignore_index=True)
+    frame["chosen"] = [True, False, False] * 200
     stream = io.StringIO()
     render_table(frame, stream, "choices")
-    assert added == [len(frame.columns)]
-    assert len(_lines_naming_a_layer(stream.getvalue())) == 600
-    # Too wide for a file (kernel names of 1,000 characters): row by row, names folding.
+    # Rich lays out one row, of each column's widest cell; the 600 rows are drawn like it.
+    assert added == [
+        (
+            LAYERS[0],
+            "Half(3136,1:8,112,4) -> Half(784,1:8,56,4)",
+            "CaskConvolution",
+            "0xf9ae51e35ff7f5db",
+            frame["kernel"][0],
+            "0.00294885",
+            "0x0090bbea764abf95",
+            "0.003",
+            "0.68",
+            "18",
+            "✓",
+        )
+    ]
+    lines = _lines_naming_a_layer(stream.getvalue())
+    assert len(lines) == 600
+    assert lines[1].startswith("│ /backbone/stage1/conv_1 │ Half(3136")
+    # "tactics_tried" (13 wide) right-justified, "chosen" (6 wide) empty.
+    assert lines[1].endswith("│ " + "5".rjust(13) + " │ " + " " * 6 + " │")
+    # A cell that is not plain text (a wide character): the rows go to rich, joined.
     added.clear()
+    frame.loc[7, "layer"] = "层"
+    render_table(frame, io.StringIO(), "choices")
+    assert len(added) == 1
+    assert added[0][0].count("\n") == 599
+
+
+def test_rows_are_not_drawn_where_rich_would_lay_them_out_otherwise() -> None:
+    # A style on the rows: the row drawn here is not the one rich laid out.
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    table = Table(row_styles=["bold"])
+    table.add_column("layer")
+    table.add_column("time_ms", justify="right")
+    rows = [["conv_1", "0.5"], ["a longer name", "12.25"]]
+    assert drawn_table(console, table, rows, [False, True]) is None
+    table = Table()
+    table.add_column("layer")
+    table.add_column("time_ms", justify="right")
+    expected = Table()
+    expected.add_column("layer")
+    expected.add_column("time_ms", justify="right")
+    for row in rows:
+        expected.add_row(*row)
+    with console.capture() as capture:
+        console.print(expected)
+    assert drawn_table(console, table, rows, [False, True]) == capture.get()
+
+
+def test_a_table_too_wide_to_fit_goes_to_rich_row_by_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    added = _rows_handed_to_rich(monkeypatch)
+    # Too wide for a file (kernel names of 1,000 characters): row by row, names folding.
     render_table(_choices_like(kernel_length=1000), io.StringIO(), None)
     assert len(added) == 3
 
@@ -199,27 +271,27 @@ _RENDERED_LOGS = (
 
 
 @pytest.mark.parametrize("name", _RENDERED_LOGS)
-def test_every_table_of_a_corpus_log_lays_out_the_same_joined(
+def test_every_table_of_a_corpus_log_lays_out_the_same_drawn_or_joined(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = BuildLog.from_parsed(corpus_log(name))
-    added: list[int] = []
-    original = Table.add_row
-
-    def add_row(table: Table, *cells: object, **options: object) -> None:
-        added.append(1)
-        original(table, *cells, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Table, "add_row", add_row)
-    joined_tables = 0
+    added = _rows_handed_to_rich(monkeypatch)
+    taken = {Layout.DRAWN: 0, Layout.JOINED: 0}
     for table_name in TABLES:
         frame = log.table(table_name).head(TABLE_ROWS_SHOWN)
-        added.clear()
-        joined = io.StringIO()
-        render_table(frame, joined, table_name)
-        joined_tables += len(frame) > 1 and len(added) == 1
-        row_by_row = io.StringIO()
-        _render_table(frame, row_by_row, table_name, join_rows=False)
-        assert joined.getvalue() == row_by_row.getvalue(), table_name
-    # The comparison means something only where the joined layout was taken.
-    assert joined_tables >= 2
+        texts = {}
+        for layout in Layout:
+            added.clear()
+            stream = io.StringIO()
+            _render_table(frame, stream, table_name, layout=layout)
+            texts[layout] = stream.getvalue()
+            # One row handed to rich for several: its cells hold every row's lines where they
+            # were joined, the widest cells where the rows were drawn.
+            if layout in taken and len(frame) > 1 and len(added) == 1:
+                joined = any("\n" in cell for cell in added[0])
+                taken[layout] += joined == (layout is Layout.JOINED)
+        assert texts[Layout.DRAWN] == texts[Layout.ROW_BY_ROW], table_name
+        assert texts[Layout.JOINED] == texts[Layout.ROW_BY_ROW], table_name
+    # The comparisons mean something only where the faster layouts were taken.
+    assert taken[Layout.DRAWN] >= 2
+    assert taken[Layout.JOINED] >= 2

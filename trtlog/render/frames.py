@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 from collections.abc import Callable
@@ -48,14 +49,23 @@ def _breaks_rows(row: list[str]) -> bool:
 
 
 def render_table(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
-    _render_table(frame, stream, title, join_rows=True)
+    _render_table(frame, stream, title, layout=Layout.DRAWN)
+
+
+class Layout(enum.Enum):
+    """How the rows of a table that fits unfolded reach the stream (``_render_table``): each
+    the same text as the one after it, in less time."""
+
+    DRAWN = "drawn"
+    JOINED = "joined"
+    ROW_BY_ROW = "row by row"
 
 
 def _render_table(
-    frame: pd.DataFrame, stream: TextIO, title: str | None, *, join_rows: bool
+    frame: pd.DataFrame, stream: TextIO, title: str | None, *, layout: Layout
 ) -> None:
-    """``render_table``; ``join_rows``: hand rich the rows as one row of multi-line cells where
-    that lays out the same (False only for the tests that hold the two to the same text)."""
+    """``render_table``, its rows laid out as ``layout`` says where the table fits unfolded (any
+    but ``DRAWN`` only for the tests that hold the layouts to the same text)."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
@@ -65,16 +75,13 @@ def _render_table(
     if frame.empty:
         console.print(Text(f"{title}: none in this log" if title else "none in this log"))
         return
-    # Layer names and log text hold brackets ("[Convolution]", "[x]") that are not markup.
-    table = Table(
-        title=None if title is None else Text(title), title_justify="left", show_lines=False
-    )
     hidden = max(0, len(frame) - TABLE_ROWS_SHOWN)
     shown = frame.iloc[:TABLE_ROWS_SHOWN] if hidden else frame
     cells = [[cell_text(value) for value in row] for row in _rows(shown)]
     # The table's width unfolded: each column's widest cell, padded by one each side, and the
     # rules between and around the columns.
     natural = len(frame.columns) + 1
+    columns: list[dict[str, Any]] = []
     for position, column in enumerate(frame.columns):
         series = frame[column]
         numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
@@ -82,29 +89,53 @@ def _render_table(
         whole = numeric or "tactic" in str(column)
         longest = max([cell_len(str(column)), *(cell_len(row[position]) for row in cells)])
         natural += longest + 2
-        table.add_column(
-            str(column),
-            justify="right" if numeric else "left",
-            overflow="fold",
-            no_wrap=whole,
-            min_width=None if whole else min(longest, _TEXT_MIN_WIDTH),
+        columns.append(
+            {
+                "header": str(column),
+                "justify": "right" if numeric else "left",
+                "overflow": "fold",
+                "no_wrap": whole,
+                "min_width": None if whole else min(longest, _TEXT_MIN_WIDTH),
+            }
         )
+
+    def new_table() -> Table:
+        # Layer names and log text hold brackets ("[Convolution]", "[x]") that are not markup.
+        table = Table(
+            title=None if title is None else Text(title), title_justify="left", show_lines=False
+        )
+        for spec in columns:
+            table.add_column(**spec)
+        return table
+
     if console.is_terminal:
         console.width = max(_SCREEN_MIN_WIDTH, console.width)
     else:
         console.width = max(_SCREEN_MIN_WIDTH, min(natural, _FILE_MAX_WIDTH))
     # Rich measures, wraps and pads every cell on its own: about 1-2 ms a row of a tactics
     # table, over a second for one layer's 537 timings of the 1 GB benchmark log. Where the
-    # table fits unfolded, every row is one line high, so each column can go as one cell
-    # holding its rows' lines: the same text, laid out in a third of the time or less. Not
-    # where a cell holds a line break, nor a tab (rich widens it, ``cell_len`` does not count
-    # it: the row may fold).
-    if join_rows and natural <= console.width and not any(map(_breaks_rows, cells)):
-        table.add_row(*(Text("\n".join(column)) for column in zip(*cells, strict=True)))
+    # table fits unfolded, every row is one line high: its rows are drawn here
+    # (``trtlog.render.drawn_rows``), or else each column goes to rich as one cell holding its
+    # rows' lines, the same text laid out in a third of the time or less. Neither where a cell
+    # holds a line break, nor a tab (rich widens it, ``cell_len`` does not count it: the row
+    # may fold).
+    fits = natural <= console.width and not any(map(_breaks_rows, cells))
+    drawn = None
+    if fits and layout is Layout.DRAWN:
+        from trtlog.render.drawn_rows import drawn_table
+
+        right = [spec["justify"] == "right" for spec in columns]
+        drawn = drawn_table(console, new_table(), cells, right)
+    if drawn is not None:
+        stream.write(drawn)
     else:
-        for row in cells:
-            table.add_row(*(Text(text) for text in row))
-    console.print(table)
+        table = new_table()
+        if fits and layout is not Layout.ROW_BY_ROW:
+            table.add_row(*(Text("\n".join(column)) for column in zip(*cells, strict=True)))
+        else:
+            for row in cells:
+                table.add_row(*(Text(text) for text in row))
+        console.print(table)
     if hidden:
         console.print(
             Text(
