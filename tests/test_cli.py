@@ -151,6 +151,37 @@ def test_the_command_keeps_blas_to_one_thread_unless_told(
     assert result.stderr.strip() == expected
 
 
+@pytest.mark.parametrize(("preset", "expected"), [(None, "0 False"), ("1", "1 True")])
+def test_the_command_leaves_numpy_without_huge_pages_unless_told(
+    preset: str | None, expected: str
+) -> None:
+    # numpy reads the variable when it is first imported, after ``main`` has set it; its
+    # private getter says what numpy made of it, where this numpy has one.
+    code = (
+        "import os, sys\n"
+        "from trtlog.cli.app import main\n"
+        "sys.argv = ['trtlog', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import numpy\n"
+        "from numpy._core import multiarray\n"
+        "print(os.environ.get('NUMPY_MADVISE_HUGEPAGE'), multiarray._get_madvise_hugepage(),\n"
+        "      file=sys.stderr)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if preset is not None:
+        environment["NUMPY_MADVISE_HUGEPAGE"] = preset
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment
+    )
+    if "_get_madvise_hugepage" in result.stderr or "numpy._core" in result.stderr:
+        pytest.skip("this numpy has no numpy._core.multiarray._get_madvise_hugepage")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == expected
+
+
 def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:
     environment = {**os.environ, "TRTLOG_STORE": str(tmp_path / "store")}
     subprocess.run(

@@ -26,6 +26,14 @@ def main() -> None:
     # products), so one thread does; a value the user has set is kept. (Set here, before any
     # command imports numpy; the library, imported into another program, leaves it alone.)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # numpy asks Linux for transparent huge pages for each array of 4 MB or more. Where the
+    # kernel compacts memory to find them on demand (THP "madvise" mode, with defrag
+    # "madvise", common on Linux distributions), the first touch of a large array stalls: on
+    # the 10.x-style 1 GB benchmark log the tactics table took 0.88-1.07 s to build instead of
+    # 0.56-0.63 s, most of it system time, and the choices table 0.76-0.89 s instead of
+    # 0.57-0.72 s. trtlog builds each large array once or twice, too few times for huge pages
+    # to pay back; a value the user has set is kept.
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     app()
 
 
