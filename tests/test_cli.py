@@ -127,11 +127,9 @@ def test_help_does_not_import_heavy_modules() -> None:
     assert output.strip() == ""
 
 
-@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("3", "3")])
-def test_the_command_keeps_blas_to_one_thread_unless_told(
-    preset: str | None, expected: str
-) -> None:
-    # Set before numpy is first imported (``test_help_does_not_import_heavy_modules``).
+def _after_help(variable: str, preset: str | None, report: str) -> subprocess.CompletedProcess[str]:
+    """Run the command's ``main`` for ``--help`` in a fresh interpreter with ``variable`` set to
+    ``preset`` (or unset), then the statements ``report``, which print to standard error."""
     code = (
         "import os, sys\n"
         "from trtlog.cli.app import main\n"
@@ -140,14 +138,23 @@ def test_the_command_keeps_blas_to_one_thread_unless_told(
         "    main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
-    )
-    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    ) + report
+    environment = {k: v for k, v in os.environ.items() if k != variable}
     if preset is not None:
-        environment["OPENBLAS_NUM_THREADS"] = preset
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment
+        environment[variable] = preset
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment
     )
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("3", "3")])
+def test_the_command_keeps_blas_to_one_thread_unless_told(
+    preset: str | None, expected: str
+) -> None:
+    # Set before numpy is first imported (``test_help_does_not_import_heavy_modules``).
+    report = "print(os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
+    result = _after_help("OPENBLAS_NUM_THREADS", preset, report)
+    assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == expected
 
 
@@ -157,25 +164,13 @@ def test_the_command_leaves_numpy_without_huge_pages_unless_told(
 ) -> None:
     # numpy reads the variable when it is first imported, after ``main`` has set it; its
     # private getter says what numpy made of it, where this numpy has one.
-    code = (
-        "import os, sys\n"
-        "from trtlog.cli.app import main\n"
-        "sys.argv = ['trtlog', '--help']\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit:\n"
-        "    pass\n"
+    report = (
         "import numpy\n"
         "from numpy._core import multiarray\n"
         "print(os.environ.get('NUMPY_MADVISE_HUGEPAGE'), multiarray._get_madvise_hugepage(),\n"
         "      file=sys.stderr)\n"
     )
-    environment = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
-    if preset is not None:
-        environment["NUMPY_MADVISE_HUGEPAGE"] = preset
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=environment
-    )
+    result = _after_help("NUMPY_MADVISE_HUGEPAGE", preset, report)
     if "_get_madvise_hugepage" in result.stderr or "numpy._core" in result.stderr:
         pytest.skip("this numpy has no numpy._core.multiarray._get_madvise_hugepage")
     assert result.returncode == 0, result.stderr
