@@ -147,9 +147,9 @@ def test_a_table_written_again_small_drops_its_old_index(
 def test_a_table_written_in_groups_reads_back_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each group is made into Arrow on its own: the types come from the whole table, so a
-    # column that is empty in one group (``kernel`` in the first) or holds missing integers
-    # keeps them.
+    # The types come from the whole table, so a column that is empty in one group (``kernel``
+    # in the first) or holds missing integers keeps them, and every group but the last holds
+    # ``ROW_GROUP_ROWS`` rows (the layer index counts on it).
     monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
     table = _tactics_like(70)
     table["kernel"] = [None] * 16 + [f"kernel_{row}" for row in range(54)]
