@@ -11,7 +11,7 @@ import pytest
 
 import trtlog
 import trtlog.store_tables
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.columns import distinct_names
 from trtlog.analysis.queries import layer_choices, tactics_of_layers
 from trtlog.store_tables import (
@@ -166,6 +166,33 @@ def test_a_table_written_in_groups_reads_back_as_written(
         16,
         6,
     ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["hackathon_trt10.16.1_trtexec_build_h100.log", "hackathon_trt8.6.0_trtexec_build_rtx3090.log"],
+)
+def test_a_real_tactics_table_written_in_groups_reads_back_whole_and_by_layer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    # Real categories (thousands of layers, kernels, formats) through the one-call write.
+    path = corpus_dir() / "logs" / name
+    if not path.is_file():
+        pytest.skip(f"corpus log {name} not found in {corpus_dir()}")
+    table = trtlog.load(path).table("tactics")
+    group_rows = 100
+    assert len(table) > 3 * group_rows
+    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", group_rows)
+    written = tmp_path / "tactics.parquet"
+    write_table(table, written)
+    pd.testing.assert_frame_equal(pd.read_parquet(written), table)
+    groups = pq.ParquetFile(written).metadata
+    sizes = [groups.row_group(group).num_rows for group in range(groups.num_row_groups)]
+    assert sizes[:-1] == [group_rows] * (len(sizes) - 1) and 0 < sizes[-1] <= group_rows
+    stored = ParquetTables(tmp_path)
+    layer = str(table["layer"].value_counts().index[0])
+    expected = table[table["layer"] == layer].reset_index(drop=True)
+    pd.testing.assert_frame_equal(stored.read("tactics", where=("layer", [layer])), expected)
 
 
 def test_grouped_tables_encode_text_by_dictionary_and_keep_the_layers_statistics(
