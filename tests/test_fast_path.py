@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from trtlog.events import FastestTactic, FormatCombination, TimingRunner
+from trtlog.events.base import TacticId
 from trtlog.parse import fast_path, parse_file, parse_text
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
@@ -23,7 +25,7 @@ from trtlog.parse.fast_path import FastPath
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser
-from trtlog.parse.rows import is_row, materialize
+from trtlog.parse.rows import FASTEST_TACTIC, is_row, materialize
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 
@@ -400,6 +402,52 @@ def test_a_message_seen_before_is_made_with_its_own_line(line: str) -> None:
     assert same(first, FastPath(message_parser()).message(first_envelope, body, 7))
     if first is not None:
         assert repeated[0] is not first and repeated[0] is not repeated[1]
+
+
+# A line of each tuning form that comes as a row, with the class it stands for.
+TUNING_ROW_LINES = [
+    (HOT_LINES[3], FastestTactic),
+    (HOT_LINES[4], FastestTactic),
+    (HOT_LINES[5], TimingRunner),
+    (HOT_LINES[6], FormatCombination),
+    (
+        STAMP + "[V] [TRT] *************** Autotuning Reformat: Float(1,1) -> Half(1,1) "
+        "***************",
+        FormatCombination,
+    ),
+]
+
+
+@pytest.mark.parametrize("line, kind", TUNING_ROW_LINES)
+def test_tuning_forms_come_as_rows_of_their_class(line: str, kind: type) -> None:
+    envelope, body = split_envelope(line)
+    item = FastPath(message_parser()).message(envelope, body, 7)
+    assert is_row(item) and item[0] is kind  # type: ignore[index]
+    (grammar_event,) = grammar_events(line)
+    assert type(grammar_event) is kind
+    assert same(materialize(item), grammar_event)  # type: ignore[arg-type]
+
+
+def test_a_fastest_tactic_row_holds_a_plain_id_and_its_event_a_tactic_id() -> None:
+    envelope, body = split_envelope(HOT_LINES[4])
+    row = FastPath(message_parser()).message(envelope, body, 7)
+    assert is_row(row)
+    tactic = row[FASTEST_TACTIC]  # type: ignore[index]
+    assert type(tactic) is int and tactic == 0x5B8BF1B8028629D9
+    event = materialize(row)  # type: ignore[arg-type]
+    assert type(event.tactic) is TacticId  # type: ignore[attr-defined]
+    assert str(event.tactic) == "0x5b8bf1b8028629d9"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("line", [HOT_LINES[5], HOT_LINES[6]])
+def test_format_combination_and_runner_rows_are_remembered(line: str) -> None:
+    fast = FastPath(message_parser())
+    envelope, body = split_envelope(line)
+    first = fast.message(envelope, body, 7)
+    assert body in fast._known
+    again = fast.message(envelope, body, 8)
+    assert is_row(again) and again[1:3] == (8, 8)  # type: ignore[index]
+    assert again[6:] == first[6:]  # type: ignore[index]
 
 
 def test_long_messages_are_not_remembered() -> None:

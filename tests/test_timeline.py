@@ -17,6 +17,7 @@ from trtlog.analysis.queries import tuning_share_view, tuning_view
 from trtlog.analysis.timeline import _TUNING_EVENTS
 from trtlog.analysis.timeline_phases import phase_of
 from trtlog.parse import parse_text
+from trtlog.parse.rows import TUNING_ROW_CLASSES
 
 _logs: dict[str, BuildLog] = {}
 
@@ -220,7 +221,9 @@ def test_timestamped_log_written_here() -> None:
 
 @pytest.mark.parametrize("builds", [True, False])
 def test_the_events_placed_on_the_tuning_path_are_all_autotuning(builds: bool) -> None:
-    # ``_place_tuning_event`` places these without asking ``phase_of``: it must agree.
+    # ``_place_tuning_event`` places these without asking ``phase_of``: it must agree. So
+    # does ``_place_tuning_row``, for the kinds that come as rows.
+    assert TUNING_ROW_CLASSES <= _TUNING_EVENTS
     for cls in _TUNING_EVENTS:
         values = {field.name: None for field in fields(cls)} | {"line": 1, "end_line": 1}
         assert phase_of(cls(**values), builds) == "autotuning", cls.__name__

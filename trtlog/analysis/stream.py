@@ -1,12 +1,13 @@
 """Read a log's items once and keep only what its tables need.
 
 A verbose log of a large model holds millions of tactic timings, Myelin trace lines and kernel
-names (the rows of ``trtlog.parse.rows``), and one autotuning event per format combination
-and runner around them. ``TableStream`` takes each item as it is parsed: the tactic and
-timeline builders read every one, the counts per family see every one, and the events the
-other tables read are kept: all but the rows and the autotuning events (of which the memory
-table needs those where the build number changes, the warnings table those that warn).
-Memory stays near the size of the tables, whatever the size of the log.
+names, and a format combination, timing runner and fastest tactic per runner around them (the
+rows of ``trtlog.parse.rows``, or events where the grammar parsed the line). ``TableStream``
+takes each item as it is parsed: the tactic and timeline builders read every one, the counts
+per family see every one, and the events the other tables read are kept: all but the rows and
+the autotuning events (of which the memory table needs those where the build number changes,
+the warnings table those that warn: such a row is kept as its event). Memory stays near the
+size of the tables, whatever the size of the log.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from trtlog.analysis.choices import choices_frame
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
+from trtlog.parse import rows
 from trtlog.parse.envelope import WARNING_OR_WORSE
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock, materialize
 
 # Per event class: whether it is an autotuning event, and whether it carries a build number
 # that decides whether it is kept.
@@ -47,7 +49,15 @@ class TableStream:
             families[item.kind.family] = families.get(item.kind.family, 0) + len(item)
             return
         if isinstance(item, tuple):
-            families[item[0].family] = families.get(item[0].family, 0) + 1
+            row_kind = item[0]
+            families[row_kind.family] = families.get(row_kind.family, 0) + 1
+            if row_kind in TUNING_ROW_CLASSES:
+                # Kept as the event it stands for, by the rule of autotuning events below.
+                build_of_row: int = item[rows.BUILD]
+                if build_of_row == self._build and item[rows.SEVERITY] not in WARNING_OR_WORSE:
+                    return
+                self._build = build_of_row
+                self.events.append(materialize(item))
             return
         families[item.family] = families.get(item.family, 0) + 1
         kind = type(item)

@@ -101,6 +101,16 @@ class TacticCollector:
                 self._open_pending()
                 self._current().note_time(item[rows.TIMESTAMP])
                 self._add_timing(item)
+            elif kind is FormatCombination:
+                self._open_combination()
+            elif kind is TimingRunner:
+                self._open_pending()
+                self._block += 1
+            elif kind is FastestTactic:
+                self._open_pending()
+                current = self._current()
+                current.note_time(item[rows.TIMESTAMP])
+                self._add_fastest_row(item, current)
             elif kind is not rows.MyelinTrace:
                 # A kernel-name row is an autotuning event like any other here.
                 self._open_pending()
@@ -164,12 +174,23 @@ class TacticCollector:
 
     def _add_fastest(self, item: FastestTactic, current: Combination) -> None:
         self._note_fastest(int(item.tactic))
-        if item.runner is not None and item.time_ms is not None:
+        self._note_runner_fastest(current, item.runner, item.time_ms, item.profiling_seconds)
+
+    def _add_fastest_row(self, row: rows.Row, current: Combination) -> None:
+        self._note_fastest(int(row[rows.FASTEST_TACTIC]))
+        runner, time = row[rows.RUNNER], row[rows.FASTEST_MS]
+        self._note_runner_fastest(current, runner, time, row[rows.PROFILING_SECONDS])
+
+    @staticmethod
+    def _note_runner_fastest(
+        current: Combination, runner: str | None, time: float | None, seconds: float | None
+    ) -> None:
+        if runner is not None and time is not None:
             if current.fastest_ms is None:
                 current.fastest_ms = {}
-            current.fastest_ms[item.runner] = item.time_ms
-        if item.profiling_seconds is not None:
-            current.profiling_seconds += item.profiling_seconds
+            current.fastest_ms[runner] = time
+        if seconds is not None:
+            current.profiling_seconds += seconds
             current.profiled = True
 
     def feed_all(self, items: Iterable[Item]) -> TacticCollector:

@@ -79,7 +79,7 @@ from trtlog.events import (
 )
 from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse import rows
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock
 
 _NOT_CONTENT = ("foreign", "unrecognized", "run")
 
@@ -241,6 +241,21 @@ def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None
             add_reported(layer.reported, "profiling completed in", event.profiling_seconds)
 
 
+def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
+    """``_place_tuning_event`` for a format combination, timing runner or fastest tactic row."""
+    run.build = row[rows.BUILD]
+    _enter(run, "autotuning")
+    run.started = True
+    line, end_line = row[rows.LINE], row[rows.END_LINE]
+    run.place(run.phases, (run.build, "autotuning", None), line, end_line, offset)
+    if row[rows.LAYER]:
+        key = (run.build, "autotuning", row[rows.LAYER])
+        layer = run.place(run.layers, key, line, end_line, offset)
+        seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
+        if seconds is not None:
+            add_reported(layer.reported, "profiling completed in", seconds)
+
+
 def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
     """``_read`` for each row of a block: one stamp, so one offset; ``spread`` is the number
     of lines the second's are spread over (0: not spread)."""
@@ -281,8 +296,12 @@ def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
 
 def _place_row(run: Run, row: rows.Row, offset: float) -> None:
     """``_place_event`` for a row: a tactic timing or kernel name (autotuning, with the kernel
-    names of 8.0-8.5's engine generation saying nothing) or a Myelin trace (says nothing)."""
+    names of 8.0-8.5's engine generation saying nothing), a Myelin trace (says nothing), or
+    one of the tuning events ``_place_tuning_event`` places."""
     kind = row[0]
+    if kind in TUNING_ROW_CLASSES:
+        _place_tuning_row(run, row, offset)
+        return
     tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
     if kind is MyelinTrace:
         _extend(run, tuning, row[rows.END_LINE], offset)

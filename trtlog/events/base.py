@@ -28,13 +28,18 @@ class TacticId(int):
 
     @classmethod
     def parse(cls, text: str) -> TacticId:
-        value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
-        return cls(value & 0xFFFF_FFFF_FFFF_FFFF)
+        return cls(tactic_number(text))
 
     def __repr__(self) -> str:
         return f"0x{int(self):016x}"
 
     __str__ = __repr__
+
+
+def tactic_number(text: str) -> int:
+    """The value ``TacticId.parse`` gives, as a plain ``int`` (what rows hold)."""
+    value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+    return value & 0xFFFF_FFFF_FFFF_FFFF
 
 
 def time_ms(text: str) -> float | None:

@@ -1,11 +1,12 @@
 """The hot message forms of the fast path (``trtlog.parse.fast_path``), one parser each.
 
 Each parser takes a message body and the fields every event has (``Head``) and returns the event
-(or row, see ``trtlog.parse.rows``) exactly as the grammar rule's transformer builds it, or None
-when the body is not wholly that form. The expressions are the grammar's terminals written as
-regular expressions (``common.lark``, ``autotuning.lark``); where a terminal is lazy, the text is
-taken as the lexer takes it, the shortest that lets the rest follow. Which parser is tried on a
-body, and whether the lexer would start the body with that form at all, is ``fast_path``'s.
+(or the row of a kind in ``trtlog.parse.rows.ROW_CLASSES``, its field values in order) exactly as
+the grammar rule's transformer builds it, or None when the body is not wholly that form. The
+expressions are the grammar's terminals written as regular expressions (``common.lark``,
+``autotuning.lark``); where a terminal is lazy, the text is taken as the lexer takes it, the
+shortest that lets the rest follow. Which parser is tried on a body, and whether the lexer would
+start the body with that form at all, is ``fast_path``'s.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from trtlog.events.autotuning import (
     TimingCacheHit,
     TimingRunner,
 )
-from trtlog.events.base import TacticId, time_ms
+from trtlog.events.base import TacticId, tactic_number, time_ms
 from trtlog.events.graph import ForeignNodeMetadata
 from trtlog.events.makers import KeywordMakers
 from trtlog.events.memory import LayerMemory
@@ -168,7 +169,7 @@ def fastest_tactic(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     tactic, time = match.groups()
-    return make[FastestTactic](*head, tactic=TacticId.parse(tactic), time_ms=time_ms(time))
+    return (FastestTactic, *head, *_NO_CONTEXT, tactic_number(tactic), time_ms(time), None)
 
 
 def profiling_completed(body: str, head: Head) -> Item | None:
@@ -181,14 +182,17 @@ def profiling_completed(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     runner, runner_id, seconds, tactic, time = match.groups()
-    return make[FastestTactic](
+    return (
+        FastestTactic,
         *head,
-        layer=body[: at.start()],
-        runner=runner,
-        runner_id=None if runner_id is None else int(runner_id, 16),
-        tactic=TacticId.parse(tactic),
-        time_ms=time_ms(time),
-        profiling_seconds=float(seconds),
+        body[: at.start()],
+        None,
+        runner,
+        None if runner_id is None else int(runner_id, 16),
+        0,
+        tactic_number(tactic),
+        time_ms(time),
+        float(seconds),
     )
 
 
@@ -252,12 +256,8 @@ def timing_runner(body: str, head: Head) -> Item | None:
     if subject is not None and _RUNNER_PARTS.search(subject + " "):
         # A subject holding another runner suffix: leave the split to the grammar.
         return None
-    return make[TimingRunner](
-        *head,
-        layer=subject,
-        runner=runner,
-        runner_id=None if runner_id is None else int(runner_id, 16),
-    )
+    runner_number = None if runner_id is None else int(runner_id, 16)
+    return (TimingRunner, *head, subject, None, runner, runner_number, 0)
 
 
 def _formats(text: str | None) -> tuple[str, ...]:
@@ -275,11 +275,13 @@ def format_combination(body: str, head: Head) -> Item | None:
         outputs and " -> " in outputs
     ):
         return None
-    return make[FormatCombination](
+    return (
+        FormatCombination,
         *head,
-        inputs=_formats(inputs),
-        outputs=_formats(outputs),
-        reformat=kind.startswith("Reformat"),
+        *_NO_CONTEXT,
+        _formats(inputs),
+        _formats(outputs),
+        kind.startswith("Reformat"),
     )
 
 

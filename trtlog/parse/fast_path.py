@@ -31,7 +31,7 @@ from typing import Any
 
 from lark import Lark
 
-from trtlog.events.autotuning import FastestTactic
+from trtlog.events.autotuning import FormatCombination, TimingRunner
 from trtlog.events.base import Event
 from trtlog.events.makers import HEAD_FIELDS, value_maker
 from trtlog.events.notes import BuilderNote
@@ -163,7 +163,9 @@ class FastPath:
             return None
         known = self._known.get(body)
         if known is not None:
-            remake, rest = known
+            remake, kind, rest = known
+            if remake is None:
+                return (kind, *head, *rest)
             return remake(*head, *rest)
         item = self._parse(body, head)
         self._remember(body, item)
@@ -174,10 +176,14 @@ class FastPath:
             return
         if item is None:
             remake = _NOT_HOT
-        elif isinstance(item, Event) and type(item) is not FastestTactic:
+        elif type(item) is tuple:
+            if item[0] not in _REMADE_ROWS:
+                return
+            remake = (None, item[0], item[1 + len(HEAD_FIELDS) :])
+        elif isinstance(item, Event):
             # The class and field values that pickling takes too, less the head.
             _, (kind, *values) = reduce_slots(item)
-            remake = (value_maker(kind), tuple(values[len(HEAD_FIELDS) :]))
+            remake = (value_maker(kind), kind, tuple(values[len(HEAD_FIELDS) :]))
         else:
             return
         known = self._known
@@ -226,23 +232,26 @@ class FastPath:
 # Messages come back word for word: a layer's timing runner and skipped runners in each of its
 # format combinations, one format combination in layer after layer, the chosen runner. Such a
 # message is parsed once and its event made again with each line's head (``FastPath._known``):
-# what a form parser makes of a body depends on the body alone. Rows (tactic timings, kernel
-# names, Myelin trace lines) and fastest tactics carry a kernel or a measured time and seldom
-# come back: they are not kept. At most ``_REMEMBERED`` messages are kept, then all forgotten
-# at once (a build tunes layer after layer).
+# what a form parser makes of a body depends on the body alone. Tactic timings, kernel names,
+# Myelin trace lines and fastest tactics carry a kernel or a measured time and seldom come
+# back: they are not kept. At most ``_REMEMBERED`` messages are kept, then all forgotten at once
+# (a build tunes layer after layer).
 _REMEMBERED = 20_000
 # Longer messages are not kept: the hot forms are short, and another program's output can hold
 # lines of thousands of characters (20,000 of them would hold hundreds of MB).
 LONGEST_REMEMBERED = 1000
-# How an item is made again: a maker of its class taking the head and the values after it.
-_Remake = tuple[Callable[..., Item | None], tuple[Any, ...]]
+# How an item is made again: a maker of its class taking the head and the values after it
+# (None for a row, made as its class, the head and the values), its class, those values.
+_Remake = tuple[Callable[..., Item | None] | None, type | None, tuple[Any, ...]]
+# The row kinds that are kept (``trtlog.parse.rows``).
+_REMADE_ROWS = frozenset({FormatCombination, TimingRunner})
 
 
 def _nothing(*values: Any) -> None:
     return None
 
 
-_NOT_HOT: _Remake = (_nothing, ())
+_NOT_HOT: _Remake = (_nothing, None, ())
 
 
 @cache

@@ -145,24 +145,45 @@ class _AutotuningContext:
         return self._with_context(event)
 
     def link_row(self, row: Row) -> Row:
-        """``link`` for a tactic timing or kernel-name row (see ``trtlog.parse.rows``)."""
-        if row[0] is SetTacticName:
-            tactic = row[rows.NAME_TACTIC]
-            if tactic is None:
-                self.unnumbered_kernel = row[rows.NAME_KERNEL]
-            else:
-                self.kernels[tactic] = (row[rows.NAME_KERNEL], row[rows.NAME_PARAMETERS])
-        elif row[rows.KERNEL] is None:
-            kernel, parameters = self._kernel_of(row[rows.TACTIC])
-            if kernel is not None:
-                row = (*row[: rows.KERNEL], kernel, parameters, *row[rows.KERNEL_PARAMETERS + 1 :])
-        context = (
-            self.runner_layer or self.layer,
-            self.formats,
-            self.runner,
-            self.runner_id,
-            self.build,
-        )
+        """``link`` for a row (see ``trtlog.parse.rows``), made again with its context."""
+        kind = row[0]
+        context: tuple[Any, ...]
+        if kind is FormatCombination:
+            inputs, outputs = row[rows.INPUTS], row[rows.OUTPUTS]
+            self.formats = f"{', '.join(inputs)} -> {', '.join(outputs)}"
+            self.runner_ids.clear()
+            self.reset_runner()
+            context = (self.layer, self.formats, row[rows.RUNNER], row[rows.RUNNER_ID], self.build)
+        elif kind is TimingRunner:
+            self.reset_runner()
+            layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
+            self.runner, self.runner_id, self.runner_layer = runner, runner_id, layer
+            if runner is not None:
+                self.runner_ids[runner] = runner_id
+            context = (layer, self.formats, runner, runner_id, self.build)
+        elif kind is FastestTactic and row[rows.RUNNER] is not None:
+            # 8.6+ name layer and runner on the fastest-tactic line itself.
+            layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
+            context = (layer, self.formats, runner, runner_id, self.build)
+        else:
+            if kind is SetTacticName:
+                tactic = row[rows.NAME_TACTIC]
+                if tactic is None:
+                    self.unnumbered_kernel = row[rows.NAME_KERNEL]
+                else:
+                    self.kernels[tactic] = (row[rows.NAME_KERNEL], row[rows.NAME_PARAMETERS])
+            elif kind is TacticTiming and row[rows.KERNEL] is None:
+                kernel, parameters = self._kernel_of(row[rows.TACTIC])
+                if kernel is not None:
+                    rest = row[rows.KERNEL_PARAMETERS + 1 :]
+                    row = (*row[: rows.KERNEL], kernel, parameters, *rest)
+            context = (
+                self.runner_layer or self.layer,
+                self.formats,
+                self.runner,
+                self.runner_id,
+                self.build,
+            )
         return (*row[: rows.LAYER], *context, *row[rows.BUILD + 1 :])
 
     def link_block(self, block: RowBlock) -> None:

@@ -1,11 +1,16 @@
 """Rows: the events that fill most of a verbose log, carried as plain tuples.
 
 A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel
-names. Building a frozen event object for each costs more than parsing the line, and keeping
-them all costs gigabytes. So the fast path hands these three kinds on as rows: a tuple whose
-first item is the event class and whose other items are that event's field values in the
-order of ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``,
-``producer``, then the class's own). The fold links rows as it links events, the table
+names, and around them one format combination, timing runner and fastest tactic per runner
+(about a million per GB of a 10.x log). Building a frozen event object for each costs more than
+parsing the line, and keeping them all costs gigabytes. So the fast path hands these kinds on
+as rows: a tuple whose first item is the event class and whose other items are that event's
+field values in the order of ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``,
+``severity``, ``producer``, then the class's own). A tactic id in a row may be a plain ``int``
+(a fastest tactic's is: pickling a ``TacticId`` costs a call into Python per id when a worker
+process hands its rows back); ``materialize`` makes it a ``TacticId``. The grammar makes
+events of the same forms where the fast path declines a line, so a reader of items meets each
+of these kinds both as a row and as an event. The fold links rows as it links events, the table
 builders read rows directly, and ``materialize`` turns a row into the event it stands for when
 events are asked for (``parse_file``, ``--format json``). A row and its event are the same
 thing: ``tests/test_fast_path.py`` checks ``materialize(row)`` against the grammar's event.
@@ -18,14 +23,29 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
-from trtlog.events.autotuning import SetTacticName, TacticTiming
+from trtlog.events.autotuning import (
+    FastestTactic,
+    FormatCombination,
+    SetTacticName,
+    TacticTiming,
+    TimingRunner,
+)
 from trtlog.events.base import Event, TacticId, timed_ms
 from trtlog.events.makers import value_maker
 from trtlog.events.notes import MyelinTrace
 from trtlog.events.pickling import reduce_slots
 from trtlog.parse.envelope import Envelope
 
-ROW_CLASSES: tuple[type[Event], ...] = (TacticTiming, SetTacticName, MyelinTrace)
+ROW_CLASSES: tuple[type[Event], ...] = (
+    TacticTiming,
+    SetTacticName,
+    MyelinTrace,
+    FormatCombination,
+    TimingRunner,
+    FastestTactic,
+)
+# The kinds the fold links by the context they open or carry, not as tactic timings.
+TUNING_ROW_CLASSES = frozenset({FormatCombination, TimingRunner, FastestTactic})
 # A row is (event class, *field values).
 Row = tuple[Any, ...]
 
@@ -177,14 +197,39 @@ SUBJECT = _index(SetTacticName, "subject")
 NAME_KERNEL = _index(SetTacticName, "kernel")
 NAME_TACTIC = _index(SetTacticName, "tactic")
 NAME_PARAMETERS = _index(SetTacticName, "kernel_parameters")
-assert _index(SetTacticName, "layer") == LAYER and _index(SetTacticName, "build") == BUILD
+INPUTS = _index(FormatCombination, "inputs")
+OUTPUTS = _index(FormatCombination, "outputs")
+FASTEST_TACTIC = _index(FastestTactic, "tactic")
+FASTEST_MS = _index(FastestTactic, "time_ms")
+PROFILING_SECONDS = _index(FastestTactic, "profiling_seconds")
+RUNNER = _index(FastestTactic, "runner")
+RUNNER_ID = _index(FastestTactic, "runner_id")
+FORMATS = _index(FastestTactic, "formats")
+assert all(
+    _index(cls, "layer") == LAYER and _index(cls, "build") == BUILD
+    for cls in ROW_CLASSES
+    if cls is not MyelinTrace
+)
 
 _MAKERS = {cls: value_maker(cls) for cls in ROW_CLASSES}
+# Where a row may hold a tactic id as a plain int.
+_TACTIC_POSITIONS = {
+    cls: tuple(
+        1 + position for position, field in enumerate(fields(cls)) if "TacticId" in str(field.type)
+    )
+    for cls in ROW_CLASSES
+}
 
 
 def materialize(row: Row) -> Event:
     """The event a row stands for."""
-    event: Event = _MAKERS[row[0]](*row[1:])
+    kind = row[0]
+    values = list(row[1:])
+    for position in _TACTIC_POSITIONS[kind]:
+        value = values[position - 1]
+        if type(value) is int:
+            values[position - 1] = TacticId(value)
+    event: Event = _MAKERS[kind](*values)
     return event
 
 
@@ -202,14 +247,23 @@ def kind_of(item: Item) -> type[Event]:
 __all__ = [
     "BUILD",
     "CONTEXT",
+    "FASTEST_MS",
+    "FASTEST_TACTIC",
     "FIELD_NAMES",
+    "FORMATS",
+    "INPUTS",
     "KERNEL",
     "LAYER",
     "LINE",
+    "OUTPUTS",
+    "PROFILING_SECONDS",
     "ROW_CLASSES",
+    "RUNNER",
+    "RUNNER_ID",
     "TACTIC",
     "TIMESTAMP",
     "TIME_MS",
+    "TUNING_ROW_CLASSES",
     "Item",
     "Row",
     "RowBlock",

@@ -1,20 +1,20 @@
 """Hand a piece's items from a worker process to this one with little pickling work.
 
-Most items a worker parses are events: about a million format combinations, timing runners and
-fastest tactics per GB of a 10.x log. Pickled one by one, each event calls its ``__reduce__``
-and, when read back, ``rebuild`` (``trtlog.events.pickling``): Python code run per event, most
-of the work a second job added on two cores once parsing was compiled. ``pack`` takes the
-events' classes and field values out in one loop (compiled, ``setup.py``), which pickle then
-writes and reads as plain tuples without calling back into Python; ``unpack`` makes the same
-events again with each class's maker (``trtlog.events.makers``), as ``rebuild`` does; blocks
-(``RowBlock``) go the same way. Rows pass as they are. With the compiled modules this is a third
-less work per piece of a 10.x log than pickling the items themselves.
+Most items a worker parses are rows (``trtlog.parse.rows``): format combinations, timing runners
+and fastest tactics, about a million per GB of a 10.x log, and the blocks of tactic timings
+between them. Rows pass as they are: pickle writes and reads plain tuples without calling back
+into Python. An event pickled by itself calls its ``__reduce__`` and, when read back,
+``rebuild`` (``trtlog.events.pickling``): Python code run per event. So ``pack`` takes the
+events' classes and field values out in one loop (compiled, ``setup.py``), and ``unpack`` makes
+the same events again with each class's maker (``trtlog.events.makers``), as ``rebuild`` does;
+blocks (``RowBlock``) go the same way.
 
 Two kinds of value still cost pickle a call per object, and are taken apart here too:
 - a tactic id (``TacticId``, an ``int`` subclass) goes through ``object.__reduce_ex__``: about
-  2 µs each, 4 ms of the 15 ms that pickling a 10.x piece's values took (a fastest tactic in
-  every runner). It crosses as a plain ``int`` and is made a ``TacticId`` again: a field that
-  can hold one (annotated ``TacticId``) holds nothing else an event is made with but ``None``.
+  2 µs each, 4 ms of the 15 ms that pickling a 10.x piece's values took when each runner's
+  fastest tactic was an event (its row now holds a plain ``int``). It crosses as a plain
+  ``int`` and is made a ``TacticId`` again: a field that can hold one (annotated ``TacticId``)
+  holds nothing else an event is made with but ``None``.
 - a block's tactic ids and times (``array``) go through ``array.__reduce_ex__``: 8 ms of those
   15 ms for the 2,300 blocks of a piece. They cross as their bytes.
 
