@@ -172,6 +172,28 @@ def test_clock_ignores_jumps_backwards_and_beyond_a_day() -> None:
     assert clock.timestamped
 
 
+def test_clock_reads_a_repeated_stamp_object_as_an_equal_copy() -> None:
+    # Lines of one second share their envelope's stamp object; the clock takes a shortcut for
+    # it, which must count and measure as a fresh copy of the stamp does.
+    base = datetime(2022, 1, 1, 10, 0, 0, 500)
+    later = base + timedelta(seconds=2)
+    shared = [base, base, later, later, later, base]
+    copies = [stamp.replace() for stamp in shared]
+    assert all(a is not b for a, b in zip(shared, copies, strict=True))
+    owns = [True, False, True, True, False, True]
+    clocks = Clock(), Clock()
+    offsets = [
+        [clock.offset(stamp, own) for stamp, own in zip(stamps, owns, strict=True)]
+        for clock, stamps in zip(clocks, (shared, copies), strict=True)
+    ]
+    assert offsets[0] == offsets[1] == [0.0, 0.0, 2.0, 2.0, 2.0, 2.0]
+    counters = [
+        (clock.lines, clock.stamped, clock.jumps, clock.sub_second, clock.timestamped)
+        for clock in clocks
+    ]
+    assert counters[0] == counters[1] == (6, 4, 1, True, True)
+
+
 def test_clock_counts_only_own_stamps() -> None:
     clock = Clock()
     stamp = datetime(2026, 7, 7, 6, 12, 50)

@@ -33,6 +33,9 @@ class Clock:
         if timestamp is None:
             return self._offset
         self.stamped += own
+        if timestamp is self._previous:
+            # A second's lines share their envelope's stamp: no time passed.
+            return self._offset
         if timestamp.microsecond:
             self.sub_second = True
         if self._previous is not None:

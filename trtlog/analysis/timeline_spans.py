@@ -84,7 +84,8 @@ class Run:
         """Extend the last span when it has ``key``, else start one; ``tactic`` counts a timed
         tactic in it."""
         last = spans[-1] if spans else None
-        if last is None or last.key() != key:
+        # Field by field: a tuple made per tuning line to compare keys cost more.
+        if last is None or last.layer != key[2] or last.phase != key[1] or last.build != key[0]:
             close(spans, offset)
             last = Span(*key, line, end_line, offset, offset)
             spans.append(last)
