@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import gzip
 import json
 import os
@@ -190,48 +189,6 @@ def test_the_command_leaves_its_objects_to_exit_without_a_last_collection() -> N
     result = _after_help("TRTLOG_UNUSED", None, report)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == "True"
-
-
-@pytest.mark.parametrize("as_command", [True, False])
-def test_a_parse_freezes_what_it_keeps_only_as_its_own_command(
-    tmp_path: Path, as_command: bool
-) -> None:
-    # Run by ``main``, the parse freezes the objects it keeps before the tables are built and
-    # stored; called inside another program, it leaves that program's collector alone.
-    code = (
-        "import gc, sys\n"
-        "import trtlog.cli.parse_output as output\n"
-        "from trtlog.cli.app import main\n"
-        "frozen = []\n"
-        "class Watching(output.Store):\n"
-        "    def add(self, *args, **kwargs):\n"
-        "        frozen.append(gc.get_freeze_count())\n"
-        "        return super().add(*args, **kwargs)\n"
-        "output.Store = Watching\n"
-        "if sys.argv[3] == 'command':\n"
-        "    sys.argv = ['trtlog', 'parse', sys.argv[1], '--out', sys.argv[2]]\n"
-        "    try:\n"
-        "        main()\n"
-        "    except SystemExit:\n"
-        "        pass\n"
-        "else:\n"
-        "    from pathlib import Path\n"
-        "    from trtlog.sources import resolve\n"
-        "    output.write_parse_output(resolve(sys.argv[1]), 'summary', Path(sys.argv[2]), True)\n"
-        "print(frozen, file=sys.stderr)\n"
-    )
-    mode = "command" if as_command else "library"
-    environment = {**os.environ, "TRTLOG_STORE": str(tmp_path / "store")}
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(SAMPLE_10X), str(tmp_path / "summary.txt"), mode],
-        capture_output=True,
-        text=True,
-        env=environment,
-    )
-    assert result.returncode == 0, result.stderr
-    (count,) = ast.literal_eval(result.stderr.strip())
-    assert count > 1000 if as_command else count == 0
-    assert (tmp_path / "summary.txt").read_text()
 
 
 def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import Annotated
 
@@ -42,25 +41,6 @@ def trtlog(
     ] = False,
 ) -> None:
     """Read TensorRT and trtexec VERBOSE logs: typed events, tactics, fusions, timings."""
-
-
-class _Process:
-    """Whether trtlog runs as its own command (``trtlog.cli.app.main``), not inside another
-    program or a test: only then does a command change the process's garbage collection."""
-
-    own = False
-
-
-def run_as_own_process() -> None:
-    _Process.own = True
-
-
-def freeze_what_is_alive() -> None:
-    """Leave the objects alive now out of the garbage collector's walks (``gc.freeze``) when
-    trtlog runs as its own command: they live until it ends, and collections (the one at exit
-    included) need not walk them again. Frozen objects are still freed when released."""
-    if _Process.own:
-        gc.freeze()
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:

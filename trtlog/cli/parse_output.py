@@ -12,7 +12,6 @@ from typing import TextIO
 
 from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.analysis.stream import TableStream
-from trtlog.cli.common import freeze_what_is_alive
 from trtlog.parse import ParsedLog
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict
@@ -46,10 +45,6 @@ def write_parse_output(
             _write_document(parsed, log, out)
         else:
             log = stream_build_log(readable, jobs)
-            # What the parse keeps (tens of thousands of events and combinations for a large
-            # log) lives until the command ends: collections while the tables are built, and
-            # the one at exit, need not walk it.
-            freeze_what_is_alive()
             try:
                 with _output(out) as stream:
                     from trtlog.cli.render_summary import render_summary
