@@ -1,8 +1,8 @@
 """Read a log's items once and keep only what its tables need.
 
 A verbose log of a large model holds millions of tactic timings, Myelin trace lines and kernel
-names, and a format combination, timing runner and fastest tactic per runner around them (the
-rows of ``trtlog.parse.rows``, or events where the grammar parsed the line). ``TableStream``
+names, and the format combinations, timing runners and fastest tactics around them (the rows
+of ``trtlog.parse.rows``, or events where the grammar parsed the line). ``TableStream``
 takes each item as it is parsed: the tactic and timeline builders read every one, the counts
 per family see every one, and the events the other tables read are kept: all but the rows and
 the autotuning events (of which the memory table needs those where the build number changes,
