@@ -51,12 +51,10 @@ class TableStream:
         if isinstance(item, tuple):
             row_kind = item[0]
             families[row_kind.family] = families.get(row_kind.family, 0) + 1
-            if row_kind in TUNING_ROW_CLASSES:
-                # Kept as the event it stands for, by the rule of autotuning events below.
-                build_of_row: int = item[rows.BUILD]
-                if build_of_row == self._build and item[rows.SEVERITY] not in WARNING_OR_WORSE:
-                    return
-                self._build = build_of_row
+            if row_kind in TUNING_ROW_CLASSES and self._keeps(
+                item[rows.BUILD], item[rows.SEVERITY], tuning=True
+            ):
+                # Kept as the event it stands for.
                 self.events.append(materialize(item))
             return
         families[item.family] = families.get(item.family, 0) + 1
@@ -66,12 +64,17 @@ class TableStream:
             tuning = issubclass(kind, AutotuningEvent)
             rule = _BUILD_RULE[kind] = (tuning, tuning or issubclass(kind, LayerCount))
         tuning, numbered = rule
-        if numbered:
-            build: int = item.build  # type: ignore[attr-defined]
-            if tuning and build == self._build and item.severity not in WARNING_OR_WORSE:
-                return
-            self._build = build
+        if numbered and not self._keeps(item.build, item.severity, tuning):  # type: ignore[attr-defined]
+            return
         self.events.append(item)
+
+    def _keeps(self, build: int, severity: str | None, tuning: bool) -> bool:
+        """Whether an event numbered by build is kept: an autotuning event only where the build
+        number changes or it warns; noting the build either way."""
+        if tuning and build == self._build and severity not in WARNING_OR_WORSE:
+            return False
+        self._build = build
+        return True
 
     def feed_all(self, items: Iterable[Item]) -> TableStream:
         for item in items:

@@ -229,31 +229,37 @@ _TUNING_EVENTS = frozenset(
 
 
 def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None:
-    run.build = event.build
-    _enter(run, "autotuning")
-    run.started = True
-    line, end_line = event.line, event.end_line
-    run.place(run.phases, (run.build, "autotuning", None), line, end_line, offset)
-    if event.layer:
-        key = (run.build, "autotuning", event.layer)
-        layer = run.place(run.layers, key, line, end_line, offset)
-        if type(event) is FastestTactic and event.profiling_seconds is not None:
-            add_reported(layer.reported, "profiling completed in", event.profiling_seconds)
+    seconds = event.profiling_seconds if type(event) is FastestTactic else None
+    _place_tuning(run, event.build, event.layer, event.line, event.end_line, offset, seconds)
 
 
 def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
     """``_place_tuning_event`` for a format combination, timing runner or fastest tactic row."""
-    run.build = row[rows.BUILD]
+    seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
+    line, end_line = row[rows.LINE], row[rows.END_LINE]
+    _place_tuning(run, row[rows.BUILD], row[rows.LAYER], line, end_line, offset, seconds)
+
+
+def _place_tuning(
+    run: Run,
+    build: int,
+    layer_name: str | None,
+    line: int,
+    end_line: int,
+    offset: float,
+    profiling_seconds: float | None,
+) -> None:
+    """A tuning line (``_TUNING_EVENTS``): in the autotuning phase and its layer's span, with a
+    fastest tactic's reported profiling time (8.6+)."""
+    run.build = build
     _enter(run, "autotuning")
     run.started = True
-    line, end_line = row[rows.LINE], row[rows.END_LINE]
     run.place(run.phases, (run.build, "autotuning", None), line, end_line, offset)
-    if row[rows.LAYER]:
-        key = (run.build, "autotuning", row[rows.LAYER])
+    if layer_name:
+        key = (run.build, "autotuning", layer_name)
         layer = run.place(run.layers, key, line, end_line, offset)
-        seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
-        if seconds is not None:
-            add_reported(layer.reported, "profiling completed in", seconds)
+        if profiling_seconds is not None:
+            add_reported(layer.reported, "profiling completed in", profiling_seconds)
 
 
 def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:

@@ -83,6 +83,19 @@ class _AutotuningContext:
         self.kernels.clear()
         self.unnumbered_kernel = None
 
+    def enter_combination(self, inputs: tuple[str, ...], outputs: tuple[str, ...]) -> None:
+        """A format combination starts: its formats, and no runner yet."""
+        self.formats = f"{', '.join(inputs)} -> {', '.join(outputs)}"
+        self.runner_ids.clear()
+        self.reset_runner()
+
+    def enter_runner(self, layer: str | None, runner: str | None, runner_id: int | None) -> None:
+        """A timing runner starts (the layer it names, where it names one)."""
+        self.reset_runner()
+        self.runner, self.runner_id, self.runner_layer = runner, runner_id, layer
+        if runner is not None:
+            self.runner_ids[runner] = runner_id
+
     def link(self, event: AutotuningEvent) -> AutotuningEvent:
         if isinstance(event, ComputingCosts):
             self.layer = event.layer
@@ -91,22 +104,13 @@ class _AutotuningContext:
             self.reset_runner()
             return replace(event, build=self.build) if self.build else event
         if isinstance(event, FormatCombination):
-            self.formats = f"{', '.join(event.inputs)} -> {', '.join(event.outputs)}"
-            self.runner_ids.clear()
-            self.reset_runner()
+            self.enter_combination(event.inputs, event.outputs)
             _set_layer(event, self.layer)
             _set_formats(event, self.formats)
             _set_build(event, self.build)
             return event
         if isinstance(event, TimingRunner):
-            self.reset_runner()
-            self.runner, self.runner_id, self.runner_layer = (
-                event.runner,
-                event.runner_id,
-                event.layer,
-            )
-            if event.runner is not None:
-                self.runner_ids[event.runner] = event.runner_id
+            self.enter_runner(event.layer, event.runner, event.runner_id)
             _set_formats(event, self.formats)
             _set_build(event, self.build)
             return event
@@ -149,17 +153,11 @@ class _AutotuningContext:
         kind = row[0]
         context: tuple[Any, ...]
         if kind is FormatCombination:
-            inputs, outputs = row[rows.INPUTS], row[rows.OUTPUTS]
-            self.formats = f"{', '.join(inputs)} -> {', '.join(outputs)}"
-            self.runner_ids.clear()
-            self.reset_runner()
+            self.enter_combination(row[rows.INPUTS], row[rows.OUTPUTS])
             context = (self.layer, self.formats, row[rows.RUNNER], row[rows.RUNNER_ID], self.build)
         elif kind is TimingRunner:
-            self.reset_runner()
             layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
-            self.runner, self.runner_id, self.runner_layer = runner, runner_id, layer
-            if runner is not None:
-                self.runner_ids[runner] = runner_id
+            self.enter_runner(layer, runner, runner_id)
             context = (layer, self.formats, runner, runner_id, self.build)
         elif kind is FastestTactic and row[rows.RUNNER] is not None:
             # 8.6+ name layer and runner on the fastest-tactic line itself.
