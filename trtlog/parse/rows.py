@@ -1,19 +1,19 @@
 """Rows: the events that fill most of a verbose log, carried as plain tuples.
 
 A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel
-names, and around them one format combination, timing runner and fastest tactic per runner
-(about a million per GB of a 10.x log). Building a frozen event object for each costs more than
-parsing the line, and keeping them all costs gigabytes. So the fast path hands these kinds on
-as rows: a tuple whose first item is the event class and whose other items are that event's
-field values in the order of ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``,
-``severity``, ``producer``, then the class's own). A tactic id in a row may be a plain ``int``
-(a fastest tactic's is: pickling a ``TacticId`` costs a call into Python per id when a worker
-process hands its rows back); ``materialize`` makes it a ``TacticId``. The grammar makes
-events of the same forms where the fast path declines a line, so a reader of items meets each
-of these kinds both as a row and as an event. The fold links rows as it links events, the table
-builders read rows directly, and ``materialize`` turns a row into the event it stands for when
-events are asked for (``parse_file``, ``--format json``). A row and its event are the same
-thing: ``tests/test_fast_path.py`` checks ``materialize(row)`` against the grammar's event.
+names, and around them the format combinations, timing runners and fastest tactics (850,000 per
+GB of a 10.x log). Building a frozen event object for each costs more than parsing the line, and
+keeping them all costs gigabytes. So the fast path hands these kinds on as rows: a tuple whose
+first item is the event class and whose other items are that event's field values in the order
+of ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``, ``producer``,
+then the class's own). A tactic id in a row may be a plain ``int`` (a fastest tactic's is:
+pickling a ``TacticId`` costs a call into Python per id when a worker process hands its rows
+back); ``materialize`` makes it a ``TacticId``. The grammar makes events of the same forms where
+the fast path declines a line, so a reader of items meets each of these kinds both as a row and
+as an event. The fold links rows as it links events, the table builders read rows directly, and
+``materialize`` turns a row into the event it stands for when events are asked for
+(``parse_file``, ``--format json``). A row and its event are the same thing:
+``tests/test_fast_path.py`` checks ``materialize(row)`` against the grammar's event.
 """
 
 from __future__ import annotations
@@ -204,7 +204,6 @@ FASTEST_MS = _index(FastestTactic, "time_ms")
 PROFILING_SECONDS = _index(FastestTactic, "profiling_seconds")
 RUNNER = _index(FastestTactic, "runner")
 RUNNER_ID = _index(FastestTactic, "runner_id")
-FORMATS = _index(FastestTactic, "formats")
 assert all(
     _index(cls, "layer") == LAYER and _index(cls, "build") == BUILD
     for cls in ROW_CLASSES
@@ -250,7 +249,6 @@ __all__ = [
     "FASTEST_MS",
     "FASTEST_TACTIC",
     "FIELD_NAMES",
-    "FORMATS",
     "INPUTS",
     "KERNEL",
     "LAYER",

@@ -1,7 +1,7 @@
 """Hand a piece's items from a worker process to this one with little pickling work.
 
 Most items a worker parses are rows (``trtlog.parse.rows``): format combinations, timing runners
-and fastest tactics, about a million per GB of a 10.x log, and the blocks of tactic timings
+and fastest tactics, 850,000 per GB of a 10.x log, and the blocks of tactic timings
 between them. Rows pass as they are: pickle writes and reads plain tuples without calling back
 into Python. An event pickled by itself calls its ``__reduce__`` and, when read back,
 ``rebuild`` (``trtlog.events.pickling``): Python code run per event. So ``pack`` takes the
