@@ -223,12 +223,12 @@ _TACTIC_POSITIONS = {
 def materialize(row: Row) -> Event:
     """The event a row stands for."""
     kind = row[0]
-    values = list(row[1:])
     for position in _TACTIC_POSITIONS[kind]:
-        value = values[position - 1]
-        if type(value) is int:
-            values[position - 1] = TacticId(value)
-    event: Event = _MAKERS[kind](*values)
+        # Copied only where an id is held as a plain int (a tactic timing's is a ``TacticId``
+        # already, and ``parse_file`` makes millions of them).
+        if type(row[position]) is int:
+            row = (*row[:position], TacticId(row[position]), *row[position + 1 :])
+    event: Event = _MAKERS[kind](*row[1:])
     return event
 
 
