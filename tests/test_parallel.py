@@ -6,6 +6,9 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import multiprocessing
+import subprocess
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict
@@ -364,3 +367,45 @@ def test_each_piece_reuses_the_fast_path_worked_out_before() -> None:
     first, second = RecordParser(), RecordParser()
     assert first.fast_path is not None and first.fast_path is second.fast_path
     assert RecordParser(fast=False).fast_path is None
+
+
+def test_once_forked_is_called_once_the_workers_run() -> None:
+    # The table builders import pandas there: after the fork, while a worker parses.
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    workers_at_call: list[int] = []
+
+    def once_forked() -> None:
+        workers_at_call.append(len(multiprocessing.active_children()))
+
+    parse = ParallelParse(str(path), 2, piece_bytes=1024, once_forked=once_forked)
+    assert list(events_of(parse.items())) == parse_file(path).events
+    assert len(workers_at_call) == 1 and workers_at_call[0] >= 1
+    one_pass = ParallelParse(str(path), 1, piece_bytes=1024, once_forked=once_forked)
+    list(one_pass.items())
+    assert len(workers_at_call) == 1
+
+
+def test_pandas_is_imported_after_the_workers_are_forked() -> None:
+    # ``trtlog parse`` imports pandas (0.3-0.5 s) once the workers run, not before they are
+    # forked: the first piece taken hands the next ones to the pool, which forks.
+    code = (
+        "import sys\n"
+        "import trtlog.cli.parse_output, trtlog.store\n"
+        "from trtlog.analysis.buildlog import stream_build_log\n"
+        "from trtlog.parse import parallel\n"
+        "from trtlog.sources import resolve\n"
+        "parallel.PIECE_BYTES = parallel.FIRST_PIECE_BYTES = 1024\n"
+        "loaded = []\n"
+        "take = parallel._PiecesAhead.take\n"
+        "def recording_take(self, index):\n"
+        "    loaded.append('pandas' in sys.modules)\n"
+        "    return take(self, index)\n"
+        "parallel._PiecesAhead.take = recording_take\n"
+        "stream_build_log(resolve(sys.argv[1]), 2)\n"
+        "print(loaded[0], loaded[1], len(loaded) > 2)\n"
+    )
+    path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    output = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    assert output.split() == ["False", "True", "True"]

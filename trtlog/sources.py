@@ -144,10 +144,15 @@ def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
     return parsed
 
 
-def read_sources(sources: Sources, sink: Callable[[Item], None], jobs: int = 1) -> ParsedLog:
+def read_sources(
+    sources: Sources,
+    sink: Callable[[Item], None],
+    jobs: int = 1,
+    once_forked: Callable[[], object] | None = None,
+) -> ParsedLog:
     """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
-    events. Memory does not grow with the log."""
+    events. Memory does not grow with the log. ``once_forked``: as ``ParallelParse``'s."""
     from trtlog.exports import export_events
     from trtlog.parse import ParsedLog
     from trtlog.parse.capture_times import read_capture
@@ -155,7 +160,7 @@ def read_sources(sources: Sources, sink: Callable[[Item], None], jobs: int = 1) 
 
     shell = ParsedLog(source=sources.label)
     if sources.log is not None:
-        parse = ParallelParse(sources.log, jobs)
+        parse = ParallelParse(sources.log, jobs, once_forked=once_forked)
         items = parse.items()
         if sources.capture is not None:
             items = read_capture(sources.capture).stamp(items)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from trtlog.analysis.columns import distinct_names
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Smaller groups make a query read less and the file larger: every group repeats the
 # dictionaries of its text columns (a 1 GB log's tactics: 47,000 layer names).
@@ -97,6 +98,9 @@ def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
 def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[int]]:
     """For each distinct text value of ``column``, in ``distinct_names`` order, the numbers of
     the row groups of ``group_rows`` rows that hold it."""
+    import numpy as np
+    import pandas as pd
+
     # Counted on integer codes, group by group: the text of millions of rows is never made.
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes, names = column.cat.codes.to_numpy(), column.cat.categories
@@ -131,6 +135,8 @@ class ParquetTables:
     ) -> pd.DataFrame:
         """A table: whole, some of its columns, or the rows whose ``column`` holds one of
         ``values`` (``where``)."""
+        import pandas as pd
+
         path = self.folder / f"{name}.parquet"
         if where is None:
             return pd.read_parquet(path, columns=columns)

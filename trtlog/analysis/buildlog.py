@@ -12,9 +12,9 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import pandas as pd
-
 if TYPE_CHECKING:
+    import pandas as pd
+
     from trtlog.analysis.stream import TableStream
     from trtlog.compare import BuildDiff
     from trtlog.events import Event
@@ -279,6 +279,13 @@ def parse_build_log(path: str | Path) -> BuildLog:
     return BuildLog.from_parsed(parse_file(path))
 
 
+def import_table_libraries() -> None:
+    """Import what building the tables takes (pandas: 0.3-0.5 s), which reading the log does
+    not: a parallel parse does it once its workers run (``ParallelParse.once_forked``),
+    instead of while they wait to be forked."""
+    import pandas  # noqa: F401
+
+
 def stream_build_log(sources: Sources, jobs: int = 1) -> BuildLog:
     """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
     way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
@@ -287,5 +294,5 @@ def stream_build_log(sources: Sources, jobs: int = 1) -> BuildLog:
     from trtlog.sources import parse_sources, read_sources
 
     stream = TableStream()
-    shell = read_sources(sources, stream.feed, jobs)
+    shell = read_sources(sources, stream.feed, jobs, once_forked=import_table_libraries)
     return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

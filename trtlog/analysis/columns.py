@@ -9,14 +9,21 @@ Compiled with the tactic builder that fills them (``setup.py``): it appends a la
 runner per run of timings and a kernel per timing, and calling into plain Python for each took
 about a seventh of what feeding a block of timings cost (8.6-style log: 15.3 against 13.1 ms a
 piece).
+
+pandas is imported by the functions that make pandas columns, here and in the table builders
+that read a log: a parallel parse forks its workers before pandas is loaded, and loads it while
+they parse (``trtlog.analysis.buildlog.import_table_libraries``).
 """
 
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class TextColumn:
@@ -63,6 +70,8 @@ class TextColumn:
     def categorical(self, repeats: np.ndarray | None = None) -> pd.Categorical:
         """The column, categories in sorted order (missing values stay missing); each value
         ``repeats`` times over when given."""
+        import pandas as pd
+
         categories = list(self._codes)
         order = sorted(range(len(categories)), key=categories.__getitem__)
         remap = np.empty(len(categories) + 1, dtype=np.int32)
@@ -80,6 +89,8 @@ class TextColumn:
 def distinct_names(column: pd.Series) -> list[str]:
     """The distinct text values of a column, in order of first appearance; a categorical
     column's categories (a tactics table of millions of rows holds a few thousand names)."""
+    import pandas as pd
+
     if isinstance(column.dtype, pd.CategoricalDtype):
         return [str(name) for name in column.cat.categories]
     # ``tolist`` first: pandas 3 reads text as Arrow-backed strings, which a Python loop
@@ -91,6 +102,8 @@ def distinct_names(column: pd.Series) -> list[str]:
 def tactic_texts(tactics: np.ndarray) -> pd.Categorical:
     """Tactic ids (TensorRT's unsigned values) as "0x%016x" text, each distinct id formatted
     once: sorted as numbers, they are sorted as text too."""
+    import pandas as pd
+
     codes, uniques = pd.factorize(tactics, sort=True)
     return pd.Categorical.from_codes(
         codes, categories=[f"0x{int(value):016x}" for value in uniques], validate=False
@@ -114,6 +127,8 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
     0.67 s against 1.65 s; with every time distinct (TensorRT prints its times to a few digits,
     so a log has far fewer) 1.33-1.58 s against 1.42-1.68 s.
     """
+    import pandas as pd
+
     count = len(values)
     if count == 0:
         return pd.arrays.IntegerArray(np.empty(0, dtype="int64"), np.zeros(0, dtype=bool))
@@ -148,6 +163,8 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
 
 def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArray:
     """Integers where ``missing`` stands for no value, as pandas' nullable Int64."""
+    import pandas as pd
+
     data = numbers(values, "int64")
     return pd.arrays.IntegerArray(data.copy(), data == missing)
 

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from trtlog.analysis.choices import choices_frame
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
 from trtlog.parse import rows
 from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock, materialize
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Per event class: whether it is an autotuning event, and whether it carries a build number
 # that decides whether it is kept.
@@ -96,6 +97,8 @@ class TableStream:
 
     def choices_table(self, tactics: pd.DataFrame) -> pd.DataFrame:
         """The choices, given the ``tactics_table``."""
+        from trtlog.analysis.choices import choices_frame
+
         return choices_frame(tactics, self.tactics.combinations)
 
     def timeline_table(self) -> pd.DataFrame:

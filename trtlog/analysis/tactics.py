@@ -15,12 +15,10 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from trtlog.analysis.choices import choices_frame
 from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
 from trtlog.analysis.combinations import Combination
 from trtlog.events import (
@@ -37,6 +35,9 @@ from trtlog.events import (
 from trtlog.events.base import NOT_TIMED_THRESHOLD
 from trtlog.parse import rows
 from trtlog.parse.rows import Item, RowBlock
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TACTIC_COLUMNS = [
     "build",
@@ -263,11 +264,15 @@ class TacticCollector:
 
     def tables(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The ``tactics`` and ``choices`` tables."""
+        from trtlog.analysis.choices import choices_frame
+
         tactics = self.tactics_table()
         return tactics, choices_frame(tactics, self.combinations)
 
     def tactics_table(self) -> pd.DataFrame:
         """The ``tactics`` table alone."""
+        import pandas as pd
+
         counts = numbers(self._count, "int64")
 
         def repeated(values: array[int]) -> np.ndarray:

@@ -31,8 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from operator import attrgetter
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from trtlog.analysis.timeline_phases import (
     BUILD_PHASES,
@@ -81,6 +80,9 @@ from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse import rows
 from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 _NOT_CONTENT = ("foreign", "unrecognized", "run")
 
 
@@ -127,6 +129,8 @@ class TimelineBuilder:
         return self
 
     def table(self) -> pd.DataFrame:
+        import pandas as pd
+
         self._end_run()
         table_rows = []
         for number, run in enumerate(self.runs):

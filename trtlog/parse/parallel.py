@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import pickle
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, fields
@@ -96,12 +96,17 @@ class PieceResult:
 class ParallelParse:
     """The items of one log, parsed by ``jobs`` processes (this one and ``jobs - 1`` workers);
     after the items have been read, ``counts`` and ``physical_lines`` hold the whole log's
-    figures."""
+    figures.
+
+    ``once_forked`` is called once the workers have started, where there are any: work this
+    process would otherwise do while no worker runs (the table builders import pandas there,
+    after the fork, so that the workers neither wait for nor carry it)."""
 
     path: str
     jobs: int
     # None: ``PIECE_BYTES``.
     piece_bytes: int | None = None
+    once_forked: Callable[[], object] | None = None
     counts: LineCounts = field(default_factory=LineCounts)
     physical_lines: int = 0
 
@@ -146,6 +151,9 @@ class ParallelParse:
             ahead = _PiecesAhead(self.path, pieces, pool, 4 * workers, folder, first)
             for index in range(len(pieces)):
                 result = ahead.take(index)
+                if index == 0 and self.once_forked is not None:
+                    # Taking the first piece handed the next ones to the pool, which forked.
+                    self.once_forked()
                 self._add_counts(result)
                 yield from result.items
 
