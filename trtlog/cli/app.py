@@ -41,9 +41,8 @@ def main() -> None:
         # At exit, CPython collects garbage once more, walking every object still alive: after
         # a parse of the 10.x-style 1 GB benchmark log the exit took 0.27-0.30 s, with them
         # frozen (left out of collections; still freed) 0.09 s. Nothing trtlog leaves behind
-        # needs that collection: its files and processes are closed by then. (Freezing them
-        # after the parse instead, before the tables were built, raised the peak memory of a
-        # two-job parse: 875-956 MB against 875-901 MB.)
+        # needs that collection: its files and processes are closed by then. (``trtlog parse``
+        # also freezes what the parse kept before it builds the tables: ``parse_output``.)
         gc.freeze()
 
 
