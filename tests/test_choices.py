@@ -161,7 +161,7 @@ def test_a_table_in_another_row_order_gives_the_same_choices() -> None:
     # Rows of the two combinations interleaved: 0x4, 0x1, 0x5, 0x2, 0x3.
     shuffled = tactics.iloc[[3, 0, 4, 1, 2]]
     assert list(shuffled["combination"]) == [1, 0, 1, 0, 1]
-    pd.testing.assert_frame_equal(choices_frame(shuffled, collector.combinations), choices)
+    pd.testing.assert_frame_equal(choices_frame(shuffled, collector.choice_columns()), choices)
     assert list(choices["runner_up_ms"]) == [0.01, 0.04]
     assert list(choices["tactics_tried"]) == [2, 3]
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import CORPUS_LOGS, needs_corpus, parse_strict
-from trtlog.analysis.combinations import Combination
+from trtlog.analysis.combinations import ChoiceRows, Combination
 from trtlog.analysis.tactics import TacticCollector, _chosen
 from trtlog.events.autotuning import ChoseRunner
 from trtlog.events.base import TacticId
@@ -26,6 +26,13 @@ def _choice(runner: str, tactic: int) -> ChoseRunner:
     )
 
 
+def _columns(combinations: dict[int, Combination]) -> dict[str, list]:
+    rows = ChoiceRows()
+    for number, combination in combinations.items():
+        rows.add(number, combination)
+    return rows.columns()
+
+
 def test_each_choice_marks_only_its_runners_timings_of_its_tactic() -> None:
     # Combination -1: timings before any combination (no choice); 0: chose A's tactic 5;
     # 1: two choices (A's 7, then B's 7); 2: chose a runner that timed nothing.
@@ -38,13 +45,14 @@ def test_each_choice_marks_only_its_runners_timings_of_its_tactic() -> None:
         1: Combination(chosen=(_choice("A", 7), _choice("B", 7))),
         2: Combination(chosen=(_choice("C", 9),)),
     }
-    chosen = _chosen(combination, runner, tactic, combinations)
+    chosen = _chosen(combination, runner, tactic, _columns(combinations))
     assert chosen.tolist() == [False, True, False, False, True, True, False, False]
 
 
 def test_no_choices_no_chosen_timings() -> None:
     runner = pd.Categorical(["A"], categories=["A"])
-    chosen = _chosen(np.array([0]), runner, np.array([1], dtype="uint64"), {0: Combination()})
+    no_choices = _columns({0: Combination()})
+    chosen = _chosen(np.array([0]), runner, np.array([1], dtype="uint64"), no_choices)
     assert chosen.tolist() == [False]
 
 
@@ -53,11 +61,8 @@ def test_no_choices_no_chosen_timings() -> None:
 def test_the_chosen_column_follows_the_choices_row_by_row(path: object) -> None:
     collector = TacticCollector().feed_all(parse_strict(path).events)  # type: ignore[arg-type]
     table = collector.tactics_table()
-    choices = {
-        (number, choice.chosen_runner, int(choice.tactic))
-        for number, combination in collector.combinations.items()
-        for choice in combination.chosen
-    }
+    columns = collector.choice_columns()
+    choices = set(zip(columns["combination"], columns["runner"], columns["tactic"], strict=True))
     expected = [
         (number, runner, int(tactic, 16)) in choices
         for number, runner, tactic in zip(
@@ -65,3 +70,19 @@ def test_the_chosen_column_follows_the_choices_row_by_row(path: object) -> None:
         )
     ]
     assert table["chosen"].tolist() == expected
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
+def test_every_chose_runner_line_makes_one_choice_row_in_order(path: object) -> None:
+    # A combination's rows are added when the next one opens, the last one's when the table is
+    # built: none is lost or repeated, however the log ends.
+    events = parse_strict(path).events  # type: ignore[arg-type]
+    collector = TacticCollector().feed_all(events)
+    columns = collector.choice_columns()
+    chose = [event for event in events if isinstance(event, ChoseRunner)]
+    assert columns["line"] == [event.line for event in chose]
+    assert columns["runner"] == [event.chosen_runner for event in chose]
+    assert columns["tactic"] == [int(event.tactic) for event in chose]
+    # Asked again, the same (the last combination's rows are not added twice).
+    assert pd.DataFrame(collector.choice_columns()).equals(pd.DataFrame(columns))

@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 
 from trtlog.analysis.columns import tactic_texts
-from trtlog.analysis.combinations import Combination, choice_columns
 
 CHOICE_COLUMNS = [
     "build",
@@ -50,8 +49,10 @@ CHOICE_COLUMNS = [
 ]
 
 
-def choices_frame(tactics: pd.DataFrame, combinations: dict[int, Combination]) -> pd.DataFrame:
-    choices = _choice_rows(combinations)
+def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataFrame:
+    """The table, from the ``tactics`` table and the values that come from the events, column
+    by column (``TacticCollector.choice_columns``)."""
+    choices = _choice_rows(rows)
     if choices.empty:
         return pd.DataFrame(columns=CHOICE_COLUMNS).astype(
             {"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"}
@@ -131,11 +132,11 @@ def _names(categories: pd.Index, codes: np.ndarray, keep: np.ndarray | None = No
     return result
 
 
-def _choice_rows(combinations: dict[int, Combination]) -> pd.DataFrame:
+def _choice_rows(rows: dict[str, list[Any]]) -> pd.DataFrame:
     # Column by column, from lists: a large build makes tens of thousands of rows, and pandas
     # builds a frame from lists far faster than from as many dicts. The lists are read from the
-    # events by compiled code (``choice_columns``).
-    columns: dict[str, Any] = choice_columns(combinations)
+    # events by compiled code (``trtlog.analysis.combinations.ChoiceRows``).
+    columns: dict[str, Any] = dict(rows)
     if not columns["line"]:
         return pd.DataFrame()
     # Ids past 2**63 stay unsigned.

@@ -38,62 +38,83 @@ class Combination:
         self.last_time = timestamp
 
 
-def choice_columns(combinations: dict[int, Combination]) -> dict[str, list[Any]]:
+class ChoiceRows:
     """Per ``Chose Runner Type`` line, its values of the ``choices`` table that come from the
-    events (``trtlog.analysis.choices``), column by column. Here, compiled, rather than where
-    the table is built: the 1 GB benchmark log has 82,000 choices, which plain Python took
-    about half a second to read field by field."""
-    build: list[int] = []
-    number: list[int] = []
-    layer: list[str | None] = []
-    formats: list[str | None] = []
-    runner: list[str] = []
-    runner_id: list[int | None] = []
-    # Unsigned values, made text only once per distinct tactic (``trtlog.analysis.choices``).
-    tactic: list[int] = []
-    fallback: list[float] = []
-    skipped: list[int] = []
-    skipped_runners: list[str] = []
-    tuning: list[float] = []
-    span: list[float] = []
-    line: list[int] = []
-    for key, combination in combinations.items():
+    events (``trtlog.analysis.choices``), column by column.
+
+    A format combination's rows are added once it is over (the tactic builder adds them when
+    the next one opens), and its ``Combination`` is let go. Here, compiled, rather than where the
+    table is built: the 1 GB benchmark log has 82,000 choices, which plain Python took about
+    half a second to read field by field, and this compiled loop 0.11-0.13 s after the parse,
+    when nothing else ran beside it.
+    """
+
+    def __init__(self) -> None:
+        self.build: list[int] = []
+        self.number: list[int] = []
+        self.layer: list[str | None] = []
+        self.formats: list[str | None] = []
+        self.runner: list[str] = []
+        self.runner_id: list[int | None] = []
+        # Unsigned values, made text only once per distinct tactic (``trtlog.analysis.choices``).
+        self.tactic: list[int] = []
+        self.fallback: list[float] = []
+        self.skipped: list[int] = []
+        self.skipped_runners: list[str] = []
+        self.tuning: list[float] = []
+        self.span: list[float] = []
+        self.line: list[int] = []
+
+    def add(self, number: int, combination: Combination) -> None:
+        """The rows of combination ``number``, one per runner it chose (none if it chose none)."""
         if not combination.chosen:
-            continue
+            return
         fastest = combination.fastest_ms or {}
         runners_skipped = ", ".join(combination.skipped_runners)
         seconds = combination.profiling_seconds if combination.profiled else math.nan
         first, last = combination.first_time, combination.last_time
         spanned = (last - first).total_seconds() if first and last else math.nan
         for choice in combination.chosen:
-            build.append(choice.build)
-            number.append(key)
-            layer.append(choice.layer)
-            formats.append(choice.formats)
-            runner.append(choice.chosen_runner)
-            runner_id.append(choice.runner_id)
-            tactic.append(int(choice.tactic))
-            fallback.append(fastest.get(choice.chosen_runner, math.nan))
-            skipped.append(combination.skipped_tactics)
-            skipped_runners.append(runners_skipped)
-            tuning.append(seconds)
-            span.append(spanned)
-            line.append(choice.line)
-    return {
-        "build": build,
-        "combination": number,
-        "layer": layer,
-        "formats": formats,
-        "runner": runner,
-        "runner_id": runner_id,
-        "tactic": tactic,
-        "fallback_ms": fallback,
-        "tactics_skipped": skipped,
-        "runners_skipped": skipped_runners,
-        "tuning_seconds": tuning,
-        "tuning_span_seconds": span,
-        "line": line,
-    }
+            self.build.append(choice.build)
+            self.number.append(number)
+            self.layer.append(choice.layer)
+            self.formats.append(choice.formats)
+            self.runner.append(choice.chosen_runner)
+            self.runner_id.append(choice.runner_id)
+            self.tactic.append(int(choice.tactic))
+            self.fallback.append(fastest.get(choice.chosen_runner, math.nan))
+            self.skipped.append(combination.skipped_tactics)
+            self.skipped_runners.append(runners_skipped)
+            self.tuning.append(seconds)
+            self.span.append(spanned)
+            self.line.append(choice.line)
+
+    def columns(self, number: int = 0, last: Combination | None = None) -> dict[str, list[Any]]:
+        """The columns by name, followed by the rows of ``last`` (combination ``number``, which
+        may not be over yet) when given; the lists are not copied where it adds none."""
+        rows = self
+        if last is not None and last.chosen:
+            rows = ChoiceRows()
+            rows.add(number, last)
+        columns: dict[str, list[Any]] = {
+            "build": self.build,
+            "combination": self.number,
+            "layer": self.layer,
+            "formats": self.formats,
+            "runner": self.runner,
+            "runner_id": self.runner_id,
+            "tactic": self.tactic,
+            "fallback_ms": self.fallback,
+            "tactics_skipped": self.skipped,
+            "runners_skipped": self.skipped_runners,
+            "tuning_seconds": self.tuning,
+            "tuning_span_seconds": self.span,
+            "line": self.line,
+        }
+        if rows is self:
+            return columns
+        added = rows.columns()
+        return {name: values + added[name] for name, values in columns.items()}
 
 
-__all__ = ["Combination", "choice_columns"]
+__all__ = ["ChoiceRows", "Combination"]

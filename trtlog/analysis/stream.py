@@ -99,7 +99,7 @@ class TableStream:
         """The choices, given the ``tactics_table``."""
         from trtlog.analysis.choices import choices_frame
 
-        return choices_frame(tactics, self.tactics.combinations)
+        return choices_frame(tactics, self.tactics.choice_columns())
 
     def timeline_table(self) -> pd.DataFrame:
         return self.timeline.table()

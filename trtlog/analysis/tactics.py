@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
-from trtlog.analysis.combinations import Combination
+from trtlog.analysis.combinations import ChoiceRows, Combination
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -63,9 +63,12 @@ class TacticCollector:
     """Reads the autotuning events (and tactic rows) of a log, one at a time."""
 
     def __init__(self) -> None:
-        # Only the combinations that chose a tactic make rows of ``choices``: each other one
-        # (a large build tunes hundreds of thousands of reformats) is let go when the next opens.
-        self.combinations: dict[int, Combination] = {}
+        # The format combination being tuned (numbered from 0; -1: tuning before the first
+        # one): once the next one opens it adds its rows of ``choices`` (those of each runner
+        # it chose, none for most: a large build tunes hundreds of thousands of reformats) and
+        # is let go.
+        self._tuned: Combination | None = None
+        self._choices = ChoiceRows()
         # The tactic TensorRT reported fastest, per timing runner block (the last report wins).
         self._fastest_block = array("q")
         self._fastest_tactic = array("Q")
@@ -204,11 +207,10 @@ class TacticCollector:
             self._open_combination()
 
     def _open_combination(self) -> None:
-        previous = self.combinations.get(self._combination)
-        if previous is not None and not previous.chosen:
-            del self.combinations[self._combination]
+        if self._tuned is not None:
+            self._choices.add(self._combination, self._tuned)
         self._combination += 1
-        self.combinations[self._combination] = Combination()
+        self._tuned = Combination()
         self._costs_pending = False
 
     def _note_fastest(self, tactic: int) -> None:
@@ -220,10 +222,15 @@ class TacticCollector:
         self._fastest_tactic.append(tactic)
 
     def _current(self) -> Combination:
-        current = self.combinations.get(self._combination)
+        current = self._tuned
         if current is None:
-            current = self.combinations[self._combination] = Combination()
+            current = self._tuned = Combination()
         return current
+
+    def choice_columns(self) -> dict[str, list[Any]]:
+        """The values of the ``choices`` table that come from the events, one row per
+        ``Chose Runner Type`` line so far (``ChoiceRows.columns``)."""
+        return self._choices.columns(self._combination, self._tuned)
 
     def _add_segment(self, count: int, first_line: int, context: tuple[Any, ...]) -> None:
         layer, formats, runner, runner_id, build = context
@@ -267,7 +274,7 @@ class TacticCollector:
         from trtlog.analysis.choices import choices_frame
 
         tactics = self.tactics_table()
-        return tactics, choices_frame(tactics, self.combinations)
+        return tactics, choices_frame(tactics, self.choice_columns())
 
     def tactics_table(self) -> pd.DataFrame:
         """The ``tactics`` table alone."""
@@ -314,7 +321,7 @@ class TacticCollector:
             "time_ms": time,
             "rank": rank,
             "fastest": fastest,
-            "chosen": _chosen(combination, runner, tactic, self.combinations),
+            "chosen": _chosen(combination, runner, tactic, self.choice_columns()),
             "line": line,
         }
         return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
@@ -350,18 +357,20 @@ def _chosen(
     combination: np.ndarray,
     runner: pd.Categorical,
     tactic: np.ndarray,
-    combinations: dict[int, Combination],
+    choices: dict[str, list[Any]],
 ) -> np.ndarray:
-    """Whether each timing is of the tactic finally chosen for its combination and runner."""
+    """Whether each timing is of the tactic finally chosen for its combination and runner
+    (``choices``: ``TacticCollector.choice_columns``)."""
     runner_codes = {name: code for code, name in enumerate(runner.categories)}
     choice_numbers, choice_codes, choice_tactics = array("q"), array("q"), array("Q")
-    for number, combination_choices in combinations.items():
-        for choice in combination_choices.chosen:
-            code = runner_codes.get(choice.chosen_runner)
-            if code is not None:
-                choice_numbers.append(number)
-                choice_codes.append(code)
-                choice_tactics.append(int(choice.tactic))
+    for number, chosen_runner, chosen_tactic in zip(
+        choices["combination"], choices["runner"], choices["tactic"], strict=True
+    ):
+        code = runner_codes.get(chosen_runner)
+        if code is not None:
+            choice_numbers.append(number)
+            choice_codes.append(code)
+            choice_tactics.append(chosen_tactic)
     if not choice_numbers or not len(tactic):
         return np.zeros(len(tactic), dtype=bool)
     chosen_numbers = numbers(choice_numbers, "int64")
