@@ -10,13 +10,14 @@ from datetime import datetime, timedelta
 import pandas as pd
 import pytest
 
-from tests.conftest import corpus_log, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
-from trtlog.analysis.timeline import _TUNING_EVENTS
+from trtlog.analysis.timeline import _TUNING_EVENTS, TimelineBuilder
 from trtlog.analysis.timeline_phases import phase_of
-from trtlog.parse import parse_text
+from trtlog.analysis.timeline_spans import COLUMNS
+from trtlog.parse import parse_file, parse_text
 from trtlog.parse.rows import TUNING_ROW_CLASSES
 
 _logs: dict[str, BuildLog] = {}
@@ -249,3 +250,18 @@ def test_the_events_placed_on_the_tuning_path_are_all_autotuning(builds: bool) -
     for cls in _TUNING_EVENTS:
         values = {field.name: None for field in fields(cls)} | {"line": 1, "end_line": 1}
         assert phase_of(cls(**values), builds) == "autotuning", cls.__name__
+
+
+@pytest.mark.parametrize(
+    "path", sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS, ids=lambda path: path.name
+)
+def test_the_table_is_what_pandas_makes_of_its_rows(path: object) -> None:
+    # The table is made column by column, each column typed beforehand: the same as pandas
+    # makes of the rows, numbers that may be missing as nullable integers. (A column no row
+    # fills, as the seconds of a log without timestamps, stays one of None.)
+    builder = TimelineBuilder().feed_all(parse_file(path).events)  # type: ignore[arg-type]
+    rows = [tuple(getattr(row, name) for name in COLUMNS) for row in builder.rows()]
+    made_by_pandas = pd.DataFrame(rows, columns=COLUMNS).astype(
+        dict.fromkeys(["build", "tactics", "first_line", "last_line"], "Int64")
+    )
+    pd.testing.assert_frame_equal(builder.table(), made_by_pandas)

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.timeline_phases import (
     BUILD_PHASES,
@@ -42,11 +41,13 @@ from trtlog.analysis.timeline_phases import (
 )
 from trtlog.analysis.timeline_spans import (
     COLUMNS,
+    Row,
     Run,
     Span,
     add_reported,
     close,
     derived_rows,
+    row_columns,
     span_rows,
     total_rows,
 )
@@ -84,6 +85,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _NOT_CONTENT = ("foreign", "unrecognized", "run")
+# The table's columns of whole numbers that may be missing, and of seconds.
+_COUNTS = ("build", "tactics", "first_line", "last_line")
+_TIMES = ("start_s", "end_s", "seconds")
 
 
 class TimelineBuilder:
@@ -129,8 +133,29 @@ class TimelineBuilder:
         return self
 
     def table(self) -> pd.DataFrame:
+        import numpy as np
         import pandas as pd
 
+        table_rows = self.rows()
+        if not table_rows:
+            return pd.DataFrame(columns=COLUMNS).astype(dict.fromkeys(_COUNTS, "Int64"))
+        # Column by column, each made its type at once where the values tell it beforehand: a
+        # large log's table has tens of thousands of rows (one per layer), and pandas working
+        # out each column's type from rows of values took 0.11 s of the 1 GB benchmark log's
+        # 0.36 s, against 0.03 s.
+        columns: dict[str, Any] = row_columns(table_rows)
+        columns["run"] = np.array(columns["run"], dtype="int64")
+        for name in _COUNTS:
+            columns[name] = pd.array(columns[name], dtype="Int64")
+        for name in _TIMES:
+            values = columns[name]
+            # Where no row has a value the column stays one of None, as pandas makes it.
+            if any(value is not None for value in values):
+                columns[name] = np.array(values, dtype="float64")
+        return pd.DataFrame(columns)
+
+    def rows(self) -> list[Row]:
+        """The rows of the table, once the log is read."""
         self._end_run()
         table_rows = []
         for number, run in enumerate(self.runs):
@@ -140,12 +165,7 @@ class TimelineBuilder:
             table_rows.extend(derived_rows(run, number, phases))
             table_rows.extend(span_rows(run.layers, number, "layer", measured))
             table_rows.extend(total_rows(run, number, phases, measured))
-        # (Rows hold plain values: read field by field, not deep-copied by ``asdict``.)
-        values = attrgetter(*COLUMNS)
-        frame = pd.DataFrame([values(row) for row in table_rows], columns=COLUMNS)
-        return frame.astype(
-            {"build": "Int64", "tactics": "Int64", "first_line": "Int64", "last_line": "Int64"}
-        )
+        return table_rows
 
     def _start_run(self, builds_engine: bool) -> None:
         self._run = Run(builds_engine)

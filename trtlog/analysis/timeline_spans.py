@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from trtlog.analysis.clock import Clock
 from trtlog.analysis.timeline_phases import total_kind
@@ -117,10 +118,13 @@ def span_rows(spans: list[Span], run: int, level: str, measured: str | None) -> 
 
 def _row(parts: list[Span], run: int, level: str, measured: str | None) -> Row:
     first, last = parts[0], parts[-1]
-    reported: dict[str, float] = {}
-    for part in parts:
-        for name, seconds in part.reported.items():
-            add_reported(reported, name, seconds)
+    # A layer tuned in one span (most are) has its reports as they are, neither copied nor added.
+    reported = first.reported
+    if len(parts) > 1:
+        reported = {}
+        for part in parts:
+            for name, seconds in part.reported.items():
+                add_reported(reported, name, seconds)
     row = Row(run, first.build, level, first.phase, first.layer)
     row.first_line, row.last_line = first.first_line, last.last_line
     if first.phase == "autotuning":
@@ -135,6 +139,25 @@ def _row(parts: list[Span], run: int, level: str, measured: str | None) -> Row:
     elif measured:
         row.seconds, row.source = sum(part.end - part.start for part in parts), measured
     return row
+
+
+def row_columns(rows: list[Row]) -> dict[str, list[Any]]:
+    """The values of ``rows``, column by column (``COLUMNS``)."""
+    return {
+        "run": [row.run for row in rows],
+        "build": [row.build for row in rows],
+        "level": [row.level for row in rows],
+        "phase": [row.phase for row in rows],
+        "layer": [row.layer for row in rows],
+        "start_s": [row.start_s for row in rows],
+        "end_s": [row.end_s for row in rows],
+        "seconds": [row.seconds for row in rows],
+        "source": [row.source for row in rows],
+        "reported_as": [row.reported_as for row in rows],
+        "tactics": [row.tactics for row in rows],
+        "first_line": [row.first_line for row in rows],
+        "last_line": [row.last_line for row in rows],
+    }
 
 
 def derived_rows(run: Run, number: int, phases: list[Row]) -> list[Row]:
