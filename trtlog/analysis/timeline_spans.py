@@ -143,21 +143,7 @@ def _row(parts: list[Span], run: int, level: str, measured: str | None) -> Row:
 
 def row_columns(rows: list[Row]) -> dict[str, list[Any]]:
     """The values of ``rows``, column by column (``COLUMNS``)."""
-    return {
-        "run": [row.run for row in rows],
-        "build": [row.build for row in rows],
-        "level": [row.level for row in rows],
-        "phase": [row.phase for row in rows],
-        "layer": [row.layer for row in rows],
-        "start_s": [row.start_s for row in rows],
-        "end_s": [row.end_s for row in rows],
-        "seconds": [row.seconds for row in rows],
-        "source": [row.source for row in rows],
-        "reported_as": [row.reported_as for row in rows],
-        "tactics": [row.tactics for row in rows],
-        "first_line": [row.first_line for row in rows],
-        "last_line": [row.last_line for row in rows],
-    }
+    return {name: [getattr(row, name) for row in rows] for name in COLUMNS}
 
 
 def derived_rows(run: Run, number: int, phases: list[Row]) -> list[Row]:
