@@ -92,10 +92,6 @@ class ChoiceRows:
     def columns(self, number: int = 0, last: Combination | None = None) -> dict[str, list[Any]]:
         """The columns by name, followed by the rows of ``last`` (combination ``number``, which
         may not be over yet) when given; the lists are not copied where it adds none."""
-        rows = self
-        if last is not None and last.chosen:
-            rows = ChoiceRows()
-            rows.add(number, last)
         columns: dict[str, list[Any]] = {
             "build": self.build,
             "combination": self.number,
@@ -111,8 +107,10 @@ class ChoiceRows:
             "tuning_span_seconds": self.span,
             "line": self.line,
         }
-        if rows is self:
+        if last is None or not last.chosen:
             return columns
+        rows = ChoiceRows()
+        rows.add(number, last)
         added = rows.columns()
         return {name: values + added[name] for name, values in columns.items()}
 
