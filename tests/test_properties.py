@@ -29,7 +29,8 @@ ENVELOPES = ["", "[01/01/2022-16:13:43] [V] [TRT] ", "[07/07/2026-06:12:03] [TRT
 def consistent(log: ParsedLog) -> None:
     counts = log.counts
     assert (
-        counts.recognized + counts.unrecognized + counts.foreign + counts.blank == counts.segments
+        counts.recognized + counts.unrecognized + counts.foreign + counts.blank
+        == log.physical_lines
     )
     for event in log.events:
         assert 1 <= event.line <= event.end_line <= max(log.physical_lines, 1)

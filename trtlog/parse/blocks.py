@@ -168,6 +168,8 @@ class BlockScanner:
         self._tactic_values: dict[str, int] = {}
         self.line = first_line
         self.lines = 0
+        # The lines that hold more than one segment (``numbered_segments``).
+        self.split_lines: set[int] = set()
 
     def scan(self, chunks: Iterable[str]) -> Iterator[Scanned]:
         for chunk in chunks:
@@ -215,7 +217,7 @@ class BlockScanner:
             else:
                 follows = record_follows
             if split is None:
-                yield from numbered_segments((line,), number)
+                yield from numbered_segments((line,), number, self.split_lines)
             else:
                 envelope, body = split
                 # A longer message is not remembered by the fast path: where it is none of

@@ -48,8 +48,8 @@ _ONNXRUNTIME = re.compile(
     r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIWEF]:onnxruntime:[^\]\n]*\] ?)"
     r"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?)?"
 )
-# Triton's: "I0511 01:22:37.728144 1 logging.cc:52] ".
-_TRITON = re.compile(r"[EWI]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\] ?")
+# Triton's: "I0511 01:22:37.728144 1 logging.cc:52] " (glog's format, F for fatal).
+_TRITON = re.compile(r"[EWIF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\] ?")
 # DeepStream's nvinfer: "INFO: [TRT]: ".
 _DEEPSTREAM = re.compile(r"(ERROR|WARNING|INFO|DEBUG): \[TRT\]: ?")
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT), of
@@ -87,7 +87,7 @@ class EnvelopeCache:
                 match = _ONNXRUNTIME.match(line)
                 if match is not None:
                     return self._shared(line, match, _onnxruntime_envelope), line[match.end() :]
-            elif first in ("I", "W", "E"):
+            elif first in ("I", "W", "E", "F"):
                 match = _TRITON.match(line)
                 if match is not None:
                     return self._shared(line, match, _triton_envelope), line[match.end() :]

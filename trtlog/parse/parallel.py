@@ -165,6 +165,14 @@ class ParallelParse:
             if isinstance(mine, dict):
                 for key, count in theirs.items():
                     mine[key] = mine.get(key, 0) + count
+            elif isinstance(mine, list):
+                # Style spans: a piece's first joins the last before it where one pass would.
+                for span in theirs:
+                    if mine and mine[-1][2] == span[2]:
+                        mine[-1][1] = span[1]
+                        mine[-1][3] += span[3]
+                    else:
+                        mine.append(list(span))
             else:
                 setattr(total, name, mine + theirs)
 

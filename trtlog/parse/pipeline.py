@@ -52,7 +52,8 @@ def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None)
     """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
     table builders read. Lines are read one by one: no blocks."""
     parser = parser or RecordParser()
-    records = assemble_records(numbered_segments(lines), fast=parser.fast)
+    segments = numbered_segments(lines, split=parser.split_lines)
+    records = assemble_records(segments, fast=parser.fast)
     yield from fold(_record_events(records, parser))
 
 
@@ -67,6 +68,7 @@ class StreamItems:
         if fast_path is None:
             raise ValueError("blocks are only read with the fast path")
         self._scanner = BlockScanner(fast_path, first_line)
+        self._scanner.split_lines = self.parser.split_lines
 
     @property
     def physical_lines(self) -> int:

@@ -59,16 +59,23 @@ def may_embed_timestamp(text: str) -> bool:
     return slashes >= 4 or not starts_stamped
 
 
-def numbered_segments(lines: Iterable[bytes | str], first: int = 1) -> Iterator[tuple[int, str]]:
+def numbered_segments(
+    lines: Iterable[bytes | str], first: int = 1, split: set[int] | None = None
+) -> Iterator[tuple[int, str]]:
     """(1-based physical line number, segment) for every segment of every line; ``first`` is
-    the number of the first line (a piece of a larger log)."""
+    the number of the first line (a piece of a larger log). The number of each line that holds
+    more than one segment is added to ``split`` before its segments are handed on (its
+    segments are then counted as one line: ``trtlog.parse.records.RecordParser``)."""
     for number, raw in enumerate(lines, start=first):
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
         if text.endswith("\n"):
             text = text[:-1]
         # Most lines are one clean segment; the rest go through clean_line.
         if "\r" in text or "\x1b" in text or may_embed_timestamp(text):
-            for segment in clean_line(text):
+            segments = clean_line(text)
+            if split is not None and len(segments) > 1:
+                split.add(number)
+            for segment in segments:
                 yield number, segment
         else:
             yield number, text

@@ -35,7 +35,7 @@ from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.rows import LINE, Item, RowBlock
 
 if TYPE_CHECKING:
     from trtlog.parse.blocks import Scanned
@@ -64,7 +64,15 @@ class Record:
 
 @dataclass
 class LineCounts:
-    """How each segment of the log was classified, and which envelope styles it used."""
+    """How each line of the log was classified, and which envelope styles it used.
+
+    ``segments`` counts the records' lines: a physical line that a lone CR redrew, or on which
+    a record started in the middle (an overwritten progress line), holds several. Such a line
+    is still counted once, so that the four classes add up to the physical lines: unrecognised
+    if any of its segments is, else recognised if any is, else foreign, else blank.
+    ``style_spans`` lists, in line order, stretches of records in one envelope style as
+    [first line, last line, style, records]; bare lines and other programs' own messages are
+    left out (the style of each run in the summary comes from them)."""
 
     segments: int = 0
     recognized: int = 0
@@ -72,6 +80,26 @@ class LineCounts:
     foreign: int = 0
     blank: int = 0
     envelope_styles: dict[str, int] = field(default_factory=dict)
+    style_spans: list[list[Any]] = field(default_factory=list)
+
+    def note_style(self, envelope: Envelope, line: int, last_line: int, records: int = 1) -> None:
+        style = envelope.style
+        styles = self.envelope_styles
+        styles[style] = styles.get(style, 0) + records
+        if style == "none" or envelope.producer in FOREIGN_PRODUCERS:
+            return
+        spans = self.style_spans
+        if spans and spans[-1][2] == style:
+            last = spans[-1]
+            last[1] = last_line
+            last[3] += records
+        else:
+            spans.append([line, last_line, style, records])
+
+
+# Which class a line holding several segments is counted in: the highest of its segments'
+# (an unknown segment is not hidden by a known one beside it).
+_CLASS_RANK = {"blank": 0, "foreign": 1, "recognized": 2, "unrecognized": 3}
 
 
 def assemble_records(
@@ -119,6 +147,10 @@ class RecordParser:
         self._lark: Lark = message_parser()
         self._transformer = message_transformer()
         self.counts = LineCounts()
+        # Lines that hold several segments (filled by ``numbered_segments`` before their
+        # segments arrive here), and the classes their segments have been given so far.
+        self.split_lines: set[int] = set()
+        self._split_classes: dict[int, list[str]] = {}
         self.seen_envelope = False
         self.fast = fast
         self._fast_path = shared_fast_path(self._lark) if fast else None
@@ -145,8 +177,7 @@ class RecordParser:
             return items
         if announced is not None and len(items) == 1 and type(items[0]) is Unrecognized:
             items = listed(announced, items[0], record.body)  # type: ignore[assignment]
-            self.counts.unrecognized -= 1
-            self.counts.recognized += 1
+            self._reclassify(record.line, "unrecognized", "recognized")
         elif announces(record.body):
             self._announced = announcement(record.body, items)
         return items
@@ -157,9 +188,11 @@ class RecordParser:
             event = self._fast_path.message(record.envelope, record.body, record.line)
             if event is not None:
                 counts.segments += 1
-                counts.recognized += 1
-                style = record.envelope.style
-                counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
+                if self.split_lines and record.line in self.split_lines:
+                    self._tally("recognized", record.line)
+                else:
+                    counts.recognized += 1
+                counts.note_style(record.envelope, record.line, record.line)
                 if record.envelope is not NO_ENVELOPE:
                     self.seen_envelope = True
                 return [event]
@@ -169,10 +202,8 @@ class RecordParser:
         # Trailing blank continuation lines (a message that ended in "\n") are just blank.
         while len(lines) > 1 and not lines[-1].strip():
             lines.pop()
-            numbers.pop()
-            counts.blank += 1
-        style = record.envelope.style
-        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
+            self._tally("blank", numbers.pop())
+        counts.note_style(record.envelope, record.line, record.line)
         if record.envelope is not NO_ENVELOPE:
             self.seen_envelope = True
         events: list[Item]
@@ -189,11 +220,13 @@ class RecordParser:
         """Count a line the scanner parsed by the fast path as ``_parse_record`` counts it."""
         counts = self.counts
         counts.segments += 1
+        # A parsed line is one clean segment: never split.
         counts.recognized += 1
-        style = parsed.envelope.style
-        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + 1
+        item = parsed.item
+        line = item.line if isinstance(item, Event) else item[LINE]  # type: ignore[index]
+        counts.note_style(parsed.envelope, line, line)
         self.seen_envelope = True
-        items = [parsed.item]
+        items = [item]
         announced = announces(parsed.body)
         self._announced = announcement(parsed.body, items) if announced else None
         return items
@@ -202,9 +235,9 @@ class RecordParser:
         """Count a block's lines as the fast path counts each of them."""
         counts, lines = self.counts, len(block)
         counts.segments += lines
+        # A block's lines are clean segments: never split.
         counts.recognized += lines
-        style = block.envelope.style
-        counts.envelope_styles[style] = counts.envelope_styles.get(style, 0) + lines
+        counts.note_style(block.envelope, block.first_line, block.first_line + lines - 1, lines)
         self.seen_envelope = True
         return block
 
@@ -214,7 +247,7 @@ class RecordParser:
         """Parse the record's first line with as many continuation lines as its message takes."""
         envelope = record.envelope
         if envelope.producer in FOREIGN_PRODUCERS:
-            self.counts.foreign += 1
+            self._tally("foreign", record.line)
             return [
                 Foreign(
                     line=record.line,
@@ -225,9 +258,9 @@ class RecordParser:
             ], 1
         if not record.body.strip():
             if envelope is NO_ENVELOPE:
-                self.counts.blank += 1
+                self._tally("blank", record.line)
                 return [], 1
-            self.counts.recognized += 1
+            self._tally("recognized", record.line)
             return [
                 EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))
             ], 1
@@ -241,7 +274,11 @@ class RecordParser:
                     start, envelope, numbers[0], numbers[used - 1], lines[:used]
                 )
                 if events is not None:
-                    self.counts.recognized += used
+                    if self.split_lines:
+                        for number in numbers[:used]:
+                            self._tally("recognized", number)
+                    else:
+                        self.counts.recognized += used
                     return events, used
                 # Retry with the lines before the one the grammar stumbled on; if it stumbled
                 # on the first line, or gave no position, the first line alone is the last try.
@@ -256,32 +293,32 @@ class RecordParser:
                 "foreign_message", envelope, record.line, record.line, [record.body], record.raw
             )
             if events is not None:
-                self.counts.foreign += 1
+                self._tally("foreign", record.line)
                 return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
     def _parse_bare(self, envelope: Envelope, number: int, text: str, suspect: bool) -> list[Item]:
         """A continuation line the record's message did not take, parsed on its own."""
         if not text.strip():
-            self.counts.blank += 1
+            self._tally("blank", number)
             return []
         inherited = Envelope("none", envelope.timestamp, None, "none")
         if self._fast_path is not None:
             # A progress monitor's bars come without an envelope, each under the record above.
             item = self._fast_path.message(inherited, text, number)
             if item is not None:
-                self.counts.recognized += 1
+                self._tally("recognized", number)
                 return [item]
         events, _ = self._try("message", inherited, number, number, [text])
         if events is not None:
-            self.counts.recognized += 1
+            self._tally("recognized", number)
             return list(events)
         if suspect:
-            self.counts.unrecognized += 1
+            self._tally("unrecognized", number)
             return [
                 Unrecognized(line=number, end_line=number, text=text, **_envelope_fields(inherited))
             ]
-        self.counts.foreign += 1
+        self._tally("foreign", number)
         return [Foreign(line=number, end_line=number, text=text, **_envelope_fields(inherited))]
 
     def _try(
@@ -310,13 +347,44 @@ class RecordParser:
             return None, None
         return (result if isinstance(result, list) else [result]), None
 
+    def _tally(self, kind: str, line: int) -> None:
+        """Count one segment of ``line`` as ``kind``; the segments of a split line count once."""
+        counts = self.counts
+        if not self.split_lines or line not in self.split_lines:
+            setattr(counts, kind, getattr(counts, kind) + 1)
+            return
+        classes = self._split_classes.setdefault(line, [])
+        before = max(classes, key=_CLASS_RANK.__getitem__) if classes else None
+        classes.append(kind)
+        self._recount(before, classes)
+
+    def _reclassify(self, line: int, old: str, new: str) -> None:
+        """A segment of ``line`` counted as ``old`` turned out to be ``new``."""
+        counts = self.counts
+        classes = self._split_classes.get(line) if self.split_lines else None
+        if classes is None or old not in classes:
+            setattr(counts, old, getattr(counts, old) - 1)
+            setattr(counts, new, getattr(counts, new) + 1)
+            return
+        before = max(classes, key=_CLASS_RANK.__getitem__)
+        classes[classes.index(old)] = new
+        self._recount(before, classes)
+
+    def _recount(self, before: str | None, classes: list[str]) -> None:
+        after = max(classes, key=_CLASS_RANK.__getitem__)
+        if after == before:
+            return
+        counts = self.counts
+        if before is not None:
+            setattr(counts, before, getattr(counts, before) - 1)
+        setattr(counts, after, getattr(counts, after) + 1)
+
     def reclassify_as_foreign(self, events: list[Item]) -> list[Item]:
         """Bare lines read before the log's first envelope turned out to be foreign."""
         result: list[Item] = []
         for event in events:
             if isinstance(event, Unrecognized) and event.producer == "none":
-                self.counts.unrecognized -= 1
-                self.counts.foreign += 1
+                self._reclassify(event.line, "unrecognized", "foreign")
                 event = Foreign(
                     line=event.line,
                     end_line=event.end_line,
@@ -333,9 +401,9 @@ class RecordParser:
         if envelope.producer in RELAYING_PRODUCERS or (
             envelope is NO_ENVELOPE and self.seen_envelope
         ):
-            self.counts.foreign += 1
+            self._tally("foreign", line)
             return Foreign(line=line, end_line=line, text=raw, **fields)
-        self.counts.unrecognized += 1
+        self._tally("unrecognized", line)
         return Unrecognized(line=line, end_line=line, text=raw, **fields)
 
 

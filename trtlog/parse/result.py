@@ -28,5 +28,5 @@ class ParsedLog:
     def recognized_ratio(self) -> float:
         """Recognised lines over the lines that are TensorRT's (foreign and blank excluded)."""
         counts = self.counts
-        own = counts.segments - counts.foreign - counts.blank
+        own = counts.recognized + counts.unrecognized
         return 1.0 if own <= 0 else counts.recognized / own

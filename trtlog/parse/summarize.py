@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
 from collections import Counter
+from typing import Any
 
 from trtlog.events import (
     BuilderNote,
@@ -66,11 +68,14 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
     counts = log.counts
     unrecognized = Counter(_form(event.text) for event in log.of(Unrecognized))
     version, version_source = _tensorrt_version(log)
-    errors = [event for event in log.events if event.severity in _ERROR_OR_WORSE]
+    # Other programs' warnings and errors (Python's, glog's and absl's) are not the build's.
+    own = [event for event in log.events if type(event) is not Foreign]
+    errors = [event for event in own if event.severity in _ERROR_OR_WORSE]
     footers = log.of(RunFooter)
     return Summary(
         source=log.source,
         log_style=_log_style(log),
+        styles=_run_styles(log),
         tensorrt_version=version,
         tensorrt_version_source=version_source,
         gpu=_gpu(log),
@@ -87,7 +92,7 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         families=dict((families or Counter(event.family for event in log.events)).most_common()),
         commonest_unrecognized=unrecognized.most_common(top),
         outcome=", ".join(footer.status for footer in footers) or None,
-        warnings=sum(1 for event in log.events if event.severity == "warning"),
+        warnings=sum(1 for event in own if event.severity == "warning"),
         errors=len(errors),
         first_error=_described(errors[0]) if errors else None,
     )
@@ -118,6 +123,35 @@ def _log_style(log: ParsedLog) -> str:
     if not styles:
         return "bare"
     return _STYLE_NAMES.get(max(styles, key=styles.__getitem__), "bare")
+
+
+def _run_styles(log: ParsedLog) -> list[dict[str, Any]]:
+    """The envelope style of each run, where the runs of one log use more than one: runs
+    grouped by style in order of their first run, [{"style": "python-api", "runs": [0]},
+    {"style": "trtexec", "runs": [1, 2]}]. A run starts at each "&&&& RUNNING" header; the
+    lines before the first header are run 0. A run's style is the one most of its records
+    use (bare lines and other programs' own messages aside); runs without such records are
+    left out."""
+    starts = [header.line for header in log.of(RunHeader)]
+    per_run: list[Counter[str]] = [Counter() for _ in range(len(starts) + 1)]
+    for first, last, style, records in log.counts.style_spans:
+        # Where a stretch crosses a header, its records are shared out by lines.
+        run = bisect.bisect_right(starts, first)
+        while True:
+            end = starts[run] - 1 if run < len(starts) and starts[run] <= last else last
+            begin = first if run == 0 or starts[run - 1] <= first else starts[run - 1]
+            share = records * max(end - begin + 1, 0) / (last - first + 1)
+            per_run[run][_STYLE_NAMES.get(style, "bare")] += share
+            if end == last:
+                break
+            run += 1
+    styles: dict[str, list[int]] = {}
+    for run, counts in enumerate(per_run):
+        if counts:
+            styles.setdefault(counts.most_common(1)[0][0], []).append(run)
+    if len(styles) < 2:
+        return []
+    return [{"style": style, "runs": runs} for style, runs in styles.items()]
 
 
 def _tensorrt_version(log: ParsedLog) -> tuple[str | None, str | None]:

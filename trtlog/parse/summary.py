@@ -36,6 +36,10 @@ class Summary:
     # Events at error severity or worse, and the first of them ("line 8: Error[10]: ...").
     errors: int = 0
     first_error: str | None = None
+    # Where the runs of one log use different envelope styles (a Python API build, then
+    # trtexec runs): [{"style": "python-api", "runs": [0]}, {"style": "trtexec", "runs": [1, 2]}];
+    # empty where they all use ``log_style``'s.
+    styles: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)

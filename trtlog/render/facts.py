@@ -21,7 +21,7 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
     )
     facts = [
         ("Log", summary.source),
-        ("Style", summary.log_style),
+        ("Style", _styles(summary)),
         ("TensorRT", version),
         ("GPU", summary.gpu or "unknown"),
         ("Precision", ", ".join(summary.precision) or "not stated"),
@@ -35,3 +35,22 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
     if summary.first_error:
         facts.append(("First error", summary.first_error))
     return facts
+
+
+def _styles(summary: Summary) -> str:
+    """The log's style, or each run's where they differ: "python-api (run 0), trtexec (runs
+    1-2)"."""
+    if not summary.styles:
+        return summary.log_style
+    return ", ".join(f"{group['style']} ({_runs(group['runs'])})" for group in summary.styles)
+
+
+def _runs(runs: list[int]) -> str:
+    ranges: list[list[int]] = []
+    for run in runs:
+        if ranges and ranges[-1][1] == run - 1:
+            ranges[-1][1] = run
+        else:
+            ranges.append([run, run])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+    return ("runs " if len(runs) > 1 else "run ") + text
