@@ -94,6 +94,10 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      "OnnxImporterTrace", {"step": "Weight out of range"}),
     ("onnx_importer_resize", M, "Running resize layer with: \nTransformation mode: asymmetric\nResize mode: nearest",
      "OnnxImporterTrace", {"detail": "Transformation mode: asymmetric; Resize mode: nearest"}),
+    # Constructed from onnx-tensorrt's source (8.2-GA builtin_op_importers.cpp): the settings on bare lines.
+    ("onnx_importer_deconvolution", M, "Running deconvolution with: \nPadding mode: NOTSET\nPre-padding: (1, 1)\nPost-padding: (1, 1)",
+     "OnnxImporterTrace", {"step": "Running deconvolution with", "end_line": 4,
+                           "detail": "Padding mode: NOTSET; Pre-padding: (1, 1); Post-padding: (1, 1)"}),
     # --- graph optimisation ----------------------------------------------------------------------
     ("layer_count", M, "Original: 24 layers", "LayerCount", {"stage": "Original", "count": 24}),
     ("layer_count", M, "After dead-layer removal: 24 layers", "LayerCount", {"stage": "dead-layer removal", "count": 24}),
@@ -126,6 +130,12 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      {"first": "Add_22 + Relu_23", "second": "QuantizeLinear_25"}),
     ("tensor_retargeted", M, "Retargeting /model.22/Sigmoid_output_0 to output0", "TensorRetargeted",
      {"tensor": "/model.22/Sigmoid_output_0", "target": "output0", "copied": False}),
+    # 8.4 (NVIDIA/trt-samples-for-hackathon-cn, cookbook/10-BestPractice/ComputationInAdvance/result.log).
+    ("input_replaced", M, "Replacing input 0 of MatMul_298 with reshape_before_MatMul_141_out_tensor (output of reshape_before_MatMul_141)",
+     "InputReplaced", {"layer": "MatMul_298", "index": 0, "tensor": "reshape_before_MatMul_141_out_tensor",
+                       "producer_layer": "reshape_before_MatMul_141"}),
+    ("copy_generated", M, "Generating copy before reshape_before_MatMul_141", "CopyGenerated",
+     {"place": "before", "layer": "reshape_before_MatMul_141"}),
     ("tensor_copied", M, "Generating copy for /model.22/Mul_2_output_0 to output0 because of stomping hazard.", "TensorRetargeted",
      {"tensor": "/model.22/Mul_2_output_0", "target": "output0", "copied": True, "reason": "of stomping hazard."}),
     ("quantization_params", M, "Setting a default quantization params because quantization data is missing for ",
@@ -141,6 +151,10 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     # trtexec 10.x echoes the ONNX parser flags as options, this one like the others.
     ("option_line", T, "ONNX kREPORT_CAPABILITY_DLA flag: Disabled", "OptionLine",
      {"key": "ONNX kREPORT_CAPABILITY_DLA flag", "value": "Disabled"}),
+    # 10.16, the second profile (NVIDIA/trt-samples-for-hackathon-cn, cookbook/04-Feature/ProfilingVerbosity/log-main.py.log).
+    ("foreign_node_metadata", M, "ForeignNode {ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]} [profile 1] metadata: [ONNX Layer: node_view][ONNX Layer: node_linear][ONNX Layer: node_relu_2][ONNX Layer: node_linear_1][ONNX Layer: node_softmax][ONNX Layer: node_argmax]",
+     "ForeignNodeMetadata", {"node": "{ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]}", "profile": 1,
+                             "onnx_layers": ("node_view", "node_linear", "node_relu_2", "node_linear_1", "node_softmax", "node_argmax")}),
     ("foreign_node_metadata", M, "ForeignNode {ForeignNode[node_conv2d...node_relu]} metadata: [ONNX Layer: node_conv2d][ONNX Layer: node_relu]",
      "ForeignNodeMetadata", {"node": "{ForeignNode[node_conv2d...node_relu]}", "onnx_layers": ("node_conv2d", "node_relu")}),
     ("symbolic_shape", M, "CONVOLUTION node_conv2d", "SymbolicShape", {"item": "layer", "name": "CONVOLUTION node_conv2d"}),
@@ -221,6 +235,19 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("chose_runner", M, ">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 7144526460361122478", "ChoseRunner",
      {"chosen_runner": "CaskConvolution", "tactic": TacticId(7144526460361122478)}),
     ("chose_runner", M, ">>>>>>>>>>>>>>> Chose Runner Type: Myelin Tactic: 0x0000000000000000", "ChoseRunner", {"tactic": TacticId(0)}),
+    # 10.16 (NVIDIA/trt-samples-for-hackathon-cn, cookbook/04-Feature/Sparsity/log-main.py.log).
+    ("sparse_tactics", M, "(Sparsity) Found 2 layer(s) eligible to use sparse tactics: node_conv2d + node_relu, node_conv2d_1 + node_relu_1",
+     "SparseTactics", {"choice": "eligible", "count": 2, "layers": ("node_conv2d + node_relu", "node_conv2d_1 + node_relu_1")}),
+    ("sparse_tactics_chosen", M, "(Sparsity) Chose 0 layer(s) using sparse tactics:", "SparseTactics",
+     {"choice": "chosen", "count": 0, "layers": ()}),
+    # 8.4 (the same repository, cookbook/09-Advance/Sparsity/result.log); then a constructed list of
+    # a real fused name that holds ", " (Linaom1214/TensorRT-For-YOLO-Series#56) and another.
+    ("sparse_math_eligible", M, "(Sparsity) Layers eligible for sparse math: (Unnamed Layer* 0) [Convolution], (Unnamed Layer* 1) [Convolution]",
+     "SparseTactics", {"choice": "eligible", "count": None, "layers": ("(Unnamed Layer* 0) [Convolution]", "(Unnamed Layer* 1) [Convolution]")}),
+    ("sparse_math_eligible", M, "(Sparsity) Layers eligible for sparse math: Conv_620 + PWN(PWN(Sigmoid_621), Mul_622), Conv_22",
+     "SparseTactics", {"layers": ("Conv_620 + PWN(PWN(Sigmoid_621), Mul_622)", "Conv_22")}),
+    ("sparse_implementation_picked", M, "(Sparsity) TRT inference plan picked sparse implementation for layers:",
+     "SparseTactics", {"choice": "chosen", "layers": ()}),
     ("tactic_pruning", M, "MatMul-9: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic pruning.",
      "TacticPruning", {"layer": "MatMul-9", "available": 69, "unparsable": 44, "pruned": 11, "remaining": 14}),
     ("non_conforming_implementation", M, "For layer Conv__25 + Relu a non-conforming implementation was chosen than was requested i.e. requested layer computation precision and output precision types were ignored because it resulted in faster network performance. Enable strict mode to try force choose a conforming implementation.",
@@ -319,6 +346,11 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("engine_layer_detailed", M, "Name: /conv1/Conv + /relu/Relu, LayerType: CaskConvolution, Inputs: [ { Name: input0, Location: Device, Dimensions: [1,3,224,224], Format/Datatype: Row major linear FP32 }], Outputs: [ { Name: /relu/Relu_output_0, Location: Device, Dimensions: [1,64,112,112], Format/Datatype: Row major linear FP32 }], ParameterType: Convolution, Kernel: [7,7], Weights: {\"Type\": \"Float\", \"Count\": 9408}, TacticName: ampere_scudnn_128x64_relu_xregs_large_nn_v1, TacticValue: 0x5deb29b7a8e275f7",
      "EngineLayer", {"name": "/conv1/Conv + /relu/Relu", "layer_type": "CaskConvolution", "kernel": "ampere_scudnn_128x64_relu_xregs_large_nn_v1",
                      "tactic": TacticId(0x5DEB29B7A8E275F7)}),
+    # 10.16: Myelin's shape_call layers have an empty kernel, and the line ends with a bare key
+    # (NVIDIA/trt-samples-for-hackathon-cn, cookbook/04-Feature/EngineInspector/log-main.py.log).
+    ("engine_layer_detailed", M, "Name: __mye260_0_myl5_0, LayerType: shape_call, Inputs: [], Outputs: [], TacticName: , StreamId: 0, Metadata:",
+     "EngineLayer", {"name": "__mye260_0_myl5_0", "layer_type": "shape_call", "kernel": None, "tactic": None,
+                     "attributes": (("StreamId", "0"), ("Metadata", ""))}),
     # 10.x: Myelin's layers name no location.
     ("engine_layer_detailed", M, "Name: __myl_GathGathMulAdd_myl0_0, LayerType: kgen, Inputs: [ { Name: pos_ids, Dimensions: [1,40], Format/Datatype: Int32 }, { Name: sent_ids, Dimensions: [1,40], Format/Datatype: Int32 }], Outputs: [ { Name: __myln_k_arg__bb1_2, Dimensions: [1,40,768], Format/Datatype: Half }], StreamId: 0",
      "EngineLayer", {"name": "__myl_GathGathMulAdd_myl0_0", "layer_type": "kgen",
@@ -408,9 +440,16 @@ CASES: list[tuple[str, str, str, str, dict[str, Any]]] = [
      "BuilderNote", {}),
     ("builder_note", M, "{ForeignNode[/conv1/Conv.../layer4/layer4.2/relu_2/Relu]} successfully offloaded to DLA.",
      "BuilderNote", {"text": "{ForeignNode[/conv1/Conv.../layer4/layer4.2/relu_2/Relu]} successfully offloaded to DLA."}),
+    # 8.4 (NVIDIA/trt-samples-for-hackathon-cn, cookbook/09-Advance/Sparsity/result.log).
+    ("builder_note", M, "The logger passed into createInferBuilder differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.",
+     "BuilderNote", {}),
     ("builder_note", M, "The logger passed into createInferRuntime differs from one already provided for an existing builder, runtime, or refitter. Uses of the global logger, returned by nvinfer1::getLogger(), will return the existing value.",
      "BuilderNote", {}),
     # --- diagnostics ----------------------------------------------------------------------------------
+    # Torch-TensorRT's (TRTorch's) own error: a list under a heading, on bare lines (pytorch/TensorRT#511).
+    ("diagnostic", D, "Method requested cannot be compiled by TRTorch.\nUnsupported operators listed below:\n  -  aten::__contains__.str_list(str[] l, str item) -> (bool)\n  -  aten::dict() -> (Dict(str, Tensor))",
+     "Diagnostic", {"text": "Method requested cannot be compiled by TRTorch.", "end_line": 4,
+                    "continuation": ("Unsupported operators listed below:", "  -  aten::__contains__.str_list(str[] l, str item) -> (bool)", "  -  aten::dict() -> (Dict(str, Tensor))")}),
     ("diagnostic", D, "onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support INT64. Attempting to cast down to INT32.",
      "Diagnostic", {"location": "onnx2trt_utils.cpp:374", "error_code": None}),
     # trtexec relays the library's errors with its own prefix (8.x-10.x).

@@ -135,6 +135,21 @@ class ChoseRunner(AutotuningEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SparseTactics(Event):
+    """A build's layers with 2:4-sparse weights (``choice`` "eligible": "(Sparsity) Found N
+    layer(s) eligible to use sparse tactics: a, b" in 10.x, "(Sparsity) Layers eligible for
+    sparse math: a, b" in 8.x) or those that got a sparse tactic (``choice`` "chosen": "(Sparsity)
+    Chose N layer(s) using sparse tactics: a", "(Sparsity) TRT inference plan picked sparse
+    implementation for layers: a"). ``layers`` are engine layer names; ``count`` is the number
+    10.x states (None in 8.x)."""
+
+    family: ClassVar[str] = "autotuning"
+    choice: str
+    layers: tuple[str, ...]
+    count: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReformatLayerAdded(Event):
     """``Adding reformat layer: <tensor> (<source>) from <format> to <format>`` (8.2 and later),
     printed once tactics are chosen; ``build`` numbers the build it belongs to."""

@@ -115,6 +115,28 @@ class TensorRetargeted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class InputReplaced(Event):
+    """``Replacing input 0 of <layer> with <tensor> (output of <producer>)`` (8.4's dupe layer
+    removal): input ``index`` of ``layer`` now reads ``tensor``."""
+
+    family: ClassVar[str] = "graph"
+    layer: str
+    index: int
+    tensor: str
+    producer_layer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CopyGenerated(Event):
+    """``Generating copy before <layer>`` (8.4): a copy inserted ``place`` ("before"/"after") a
+    layer."""
+
+    family: ClassVar[str] = "graph"
+    place: str
+    layer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QuantizationParams(Event):
     """INT8 builds (8.4-8.5) setting quantisation parameters: ``step`` is "Setting a default
     quantization params because quantization data is missing for", "Setting dynamic range
@@ -128,11 +150,13 @@ class QuantizationParams(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ForeignNodeMetadata(Event):
     """10.x: ``ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]``:
-    the ONNX layers a Myelin region was built from."""
+    the ONNX layers a Myelin region was built from; ``profile`` is the optimisation profile
+    (``[profile 1]`` before "metadata:", none for the first)."""
 
     family: ClassVar[str] = "graph"
     node: str
     onnx_layers: tuple[str, ...]
+    profile: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

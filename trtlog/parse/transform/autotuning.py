@@ -20,6 +20,7 @@ from trtlog.events.autotuning import (
     ReformatLayerAdded,
     RunnerSkipped,
     SetTacticName,
+    SparseTactics,
     TacticDeviceRequest,
     TacticPruning,
     TacticSkipped,
@@ -205,6 +206,28 @@ class AutotuningRules(RecordTransformer):
     def kernel_index_assigned(self, layer: Token, index: Token) -> KernelSelected:
         return KernelSelected(**self.fields(), index=int(index), layer=str(layer))
 
+    def sparse_tactics(self, count: Token, layers: Token | None) -> SparseTactics:
+        return self._sparse("eligible", layers, count)
+
+    def sparse_tactics_chosen(self, count: Token, layers: Token | None) -> SparseTactics:
+        return self._sparse("chosen", layers, count)
+
+    def sparse_math_eligible(self, layers: Token | None) -> SparseTactics:
+        return self._sparse("eligible", layers)
+
+    def sparse_implementation_picked(self, layers: Token | None) -> SparseTactics:
+        return self._sparse("chosen", layers)
+
+    def _sparse(
+        self, choice: str, layers: Token | None, count: Token | None = None
+    ) -> SparseTactics:
+        return SparseTactics(
+            **self.fields(),
+            choice=choice,
+            layers=_layer_list(str(layers or "")),
+            count=None if count is None else int(count),
+        )
+
     def tactic_pruning(
         self, layer: Token, available: Token, unparsable: Token, pruned: Token, remaining: Token
     ) -> TacticPruning:
@@ -328,3 +351,20 @@ class AutotuningRules(RecordTransformer):
 
 def _parameters(token: Token | None) -> str | None:
     return None if token is None else str(token).strip()
+
+
+def _layer_list(text: str) -> tuple[str, ...]:
+    """Layer names separated by ", ", where a name may hold ", " inside brackets of its own
+    ("PWN(PWN(Sigmoid_621), Mul_622)")."""
+    names: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0 and text.startswith(", ", index):
+            names.append(text[start:index])
+            start = index + 2
+    names.append(text[start:])
+    return tuple(name.strip() for name in names if name.strip())

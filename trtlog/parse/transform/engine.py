@@ -63,7 +63,8 @@ class EngineRules(RecordTransformer):
             name=str(name),
             layer_type=str(layer_type),
             tactic=TacticId.parse(tactic) if tactic else None,
-            kernel=values.get("TacticName"),
+            # 10.x leaves "TacticName: " empty for layers without a kernel of their own.
+            kernel=values.get("TacticName") or None,
             inputs=values.get("Inputs", ()),
             outputs=values.get("Outputs", ()),
             attributes=tuple(others),

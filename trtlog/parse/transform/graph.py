@@ -7,9 +7,11 @@ import re
 from lark import Token, v_args
 
 from trtlog.events.graph import (
+    CopyGenerated,
     ForeignNodeMetadata,
     FusionPassRunning,
     GraphRewrite,
+    InputReplaced,
     LayerCount,
     LayerEliminated,
     LayerRemoved,
@@ -97,6 +99,20 @@ class GraphRules(RecordTransformer):
     def tensor_retargeted(self, tensor: Token, target: Token) -> TensorRetargeted:
         return TensorRetargeted(**self.fields(), tensor=str(tensor), target=str(target).strip())
 
+    def input_replaced(
+        self, index: Token, layer: Token, tensor: Token, producer: Token
+    ) -> InputReplaced:
+        return InputReplaced(
+            **self.fields(),
+            layer=str(layer),
+            index=int(index),
+            tensor=str(tensor),
+            producer_layer=str(producer),
+        )
+
+    def copy_generated(self, place: Token, layer: Token) -> CopyGenerated:
+        return CopyGenerated(**self.fields(), place=str(place), layer=str(layer).strip())
+
     def tensor_copied(self, tensor: Token, target: Token, reason: Token | None) -> TensorRetargeted:
         return TensorRetargeted(
             **self.fields(),
@@ -106,9 +122,16 @@ class GraphRules(RecordTransformer):
             reason=text(reason),
         )
 
-    def foreign_node_metadata(self, node: Token, metadata: Token | None) -> ForeignNodeMetadata:
+    def foreign_node_metadata(
+        self, node: Token, profile: Token | None, metadata: Token | None
+    ) -> ForeignNodeMetadata:
         layers = re.findall(r"\[ONNX Layer: ([^\]]*)\]", text(metadata) or "")
-        return ForeignNodeMetadata(**self.fields(), node=str(node), onnx_layers=tuple(layers))
+        return ForeignNodeMetadata(
+            **self.fields(),
+            node=str(node),
+            onnx_layers=tuple(layers),
+            profile=0 if profile is None else int(profile),
+        )
 
     def symbolic_shape(self, kind: Token, name: Token) -> SymbolicShape:
         return SymbolicShape(**self.fields(), item="layer", name=f"{kind} {name}".strip())

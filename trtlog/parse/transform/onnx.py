@@ -73,6 +73,14 @@ class OnnxRules(RecordTransformer):
             detail="; ".join(str(setting) for setting in settings),
         )
 
+    def onnx_importer_deconvolution(self, *settings: Any) -> OnnxImporterTrace:
+        return OnnxImporterTrace(
+            **self.fields(),
+            step="Running deconvolution with",
+            subject="",
+            detail="; ".join(str(setting) for setting in settings),
+        )
+
 
 # 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the grammar's
 # DIAGNOSTIC_LOCATION, which LOCATED_IMPORTER_STEP and a node name hold at their start.
