@@ -7,7 +7,8 @@ fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dt
 tensor, "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``,
 ``Int8 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated),
 ``input_shapes``, ``output_shapes`` (``1x3x224x224``, -1 for a dynamic dimension),
-``weights_type``, ``weights_count``, ``sparse_weights``, ``activation``,
+``weights_type``, ``weights_count``, ``sparse_weights``, ``sparse_eligible``, ``sparse_tactic``
+(named in the build's sparsity notes: ``trtlog.analysis.sparsity``), ``activation``,
 ``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat
 layers the builder inserted: "input of <layer>: <from> -> <to>", from ``reformats``),
 ``original_layers`` (the
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.analysis.reformats import tensor_format
+from trtlog.analysis.sparsity import sparse_columns
 from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
 from trtlog.events.formats import precision_name, short_format
 
@@ -51,6 +53,8 @@ COLUMNS = [
     "weights_type",
     "weights_count",
     "sparse_weights",
+    "sparse_eligible",
+    "sparse_tactic",
     "activation",
     "origin",
     "reformat",
@@ -104,6 +108,8 @@ def layers_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
+    for column, values in sparse_columns(events, frame["name"].tolist()).items():
+        frame[column] = values
     return frame.astype({"weights_count": "Int64", "sparse_weights": "boolean"})
 
 

@@ -3,7 +3,8 @@
 ``precision`` columns: ``name``, ``layer_type``, ``precision``, ``input_dtypes``,
 ``output_dtypes``, ``input_formats_short``, ``output_formats_short``, ``input_formats``,
 ``output_formats`` (TensorRT's own wording), ``weights_type``,
-``weights_count``, ``sparse_weights``, ``activation``, ``requested`` (the precisions the build
+``weights_count``, ``sparse_weights``, ``sparse_eligible``, ``sparse_tactic`` (from ``layers``),
+``activation``, ``requested`` (the precisions the build
 enabled, "fp32+fp16+int8"; missing where the log does not say), ``wider`` (the layer computes
 in a floating-point or quantised type wider than the narrowest the build enabled: FP32 in an
 FP16 build, FP16 in an INT8 one; layers that only hold or move data, such as constants,
@@ -41,6 +42,8 @@ COLUMNS = [
     "weights_type",
     "weights_count",
     "sparse_weights",
+    "sparse_eligible",
+    "sparse_tactic",
     "activation",
     "requested",
     "wider",
@@ -126,7 +129,15 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({"weights_count": "Int64", "sparse_weights": "boolean", "wider": bool})
+    return frame.astype(
+        {
+            "weights_count": "Int64",
+            "sparse_weights": "boolean",
+            "sparse_eligible": "boolean",
+            "sparse_tactic": "boolean",
+            "wider": bool,
+        }
+    )
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:

@@ -1,0 +1,115 @@
+"""Logs that mix producers and styles: per-run styles, other libraries' glog lines,
+Torch-TensorRT's multi-line messages, and the sparsity notes in the layer tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from trtlog.analysis import BuildLog
+from trtlog.events import Diagnostic, Foreign
+from trtlog.parse import parse_text
+from trtlog.parse.summarize import summarize
+from trtlog.render.facts import summary_facts
+
+# A Python API build, then two trtexec runs (lines in each style as TensorRT 10.16 prints them).
+MIXED = """\
+[07/07/2026-06:12:03] [TRT] [I] [MemUsageChange] Init CUDA: CPU +14, GPU +0, now: CPU 167, GPU 458 (MiB)
+[07/07/2026-06:12:03] [TRT] [V] Original: 24 layers
+&&&& RUNNING TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --onnx=model.onnx
+[07/07/2026-06:12:04] [I] === Model Options ===
+[07/07/2026-06:12:04] [V] [TRT] Original: 24 layers
+&&&& PASSED TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --onnx=model.onnx
+&&&& RUNNING TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --onnx=model.onnx
+[07/07/2026-06:12:05] [I] === Model Options ===
+&&&& PASSED TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --onnx=model.onnx
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_each_run_has_its_style(fast: bool) -> None:
+    summary = summarize(parse_text(MIXED, fast=fast))
+    assert summary.styles == [
+        {"style": "python-api", "runs": [0]},
+        {"style": "trtexec", "runs": [1, 2]},
+    ]
+    assert dict(summary_facts(summary))["Style"] == "python-api (run 0), trtexec (runs 1-2)"
+
+
+def test_one_style_is_named_once() -> None:
+    trtexec_only = MIXED.split("&&&& RUNNING", 1)[1]
+    summary = summarize(parse_text("&&&& RUNNING" + trtexec_only))
+    assert summary.styles == []
+    assert dict(summary_facts(summary))["Style"] == "trtexec"
+
+
+def test_other_libraries_glog_lines_are_foreign_not_warnings() -> None:
+    text = (
+        "[07/07/2026-06:12:03] [TRT] [I] [MemUsageChange] Init CUDA: CPU +14, GPU +0, now: "
+        "CPU 167, GPU 458 (MiB)\n"
+        # absl's Python logging (its thread id), then glog's fatal level.
+        "W0725 16:43:50.537823 139848660895552 file.py:280] Some other library warns\n"
+        "F0725 16:43:50.537823 139848660895552 helper.cc:12] Check failed: x\n"
+        "[07/07/2026-06:12:03] [TRT] [W] Tensor DataType is determined at build time for "
+        "tensors not marked as input or output.\n"
+    )
+    for fast in (True, False):
+        log = parse_text(text, fast=fast)
+        assert [type(event) for event in log.events[1:3]] == [Foreign, Foreign]
+        assert [event.severity for event in log.events[1:3]] == ["warning", "fatal"]
+        summary = summarize(log)
+        assert (summary.warnings, summary.errors, summary.first_error) == (1, 0, None)
+        assert summary.styles == []
+
+
+def test_torch_tensorrt_keeps_the_lines_of_its_multi_line_messages() -> None:
+    # TRTorch's unsupported-operator error as quoted in pytorch/TensorRT#511, the envelope in
+    # Torch-TensorRT's spelling; the two lines after the list are its own, left foreign.
+    text = (
+        "ERROR: [Torch-TensorRT] - Method requested cannot be compiled by TRTorch.\n"
+        "Unsupported operators listed below:\n"
+        "  -  aten::__contains__.str_list(str[] l, str item) -> (bool)\n"
+        "  -  aten::dict() -> (Dict(str, Tensor))\n"
+        "You can either implement converters for these ops in your application or request "
+        "implementation\n"
+        "https://www.github.com/nvidia/TRTorch/issues\n"
+        "WARNING: [Torch-TensorRT] - Unable to read CUDA capable devices. Return status: 801\n"
+        "Unable to import quantization op. Please install modelopt library\n"
+    )
+    for fast in (True, False):
+        log = parse_text(text, fast=fast)
+        first, second = log.of(Diagnostic)
+        assert (first.line, first.end_line, len(first.continuation)) == (1, 4, 3)
+        assert first.continuation[0] == "Unsupported operators listed below:"
+        # A Python print after a one-line warning is not part of it.
+        assert (second.line, second.end_line, second.continuation) == (7, 7, ())
+        assert [event.line for event in log.of(Foreign)] == [5, 6, 8]
+
+
+SPARSE_BUILD = """\
+[07/07/2026-06:12:46] [TRT] [V] Engine Layer Information:
+Layer(CaskConvolution): node_conv2d + node_relu, Tactic: 0x98e92db98836b738, x (Half[-1,1:2,28,28]) -> relu (Half[-1,32:2,28,28])
+Layer(CaskConvolution): node_conv2d_1 + node_relu_1, Tactic: 0x98e92db98836b738, relu (Half[-1,32:2,28,28]) -> relu_1 (Half[-1,32:2,28,28])
+Layer(CaskPooling): node_max_pool2d, Tactic: 0x98e92db98836b738, relu_1 (Half[-1,32:2,28,28]) -> y (Half[-1,32:2,14,14])
+[07/07/2026-06:14:38] [TRT] [V] (Sparsity) Found 2 layer(s) eligible to use sparse tactics: node_conv2d + node_relu, node_conv2d_1 + node_relu_1
+[07/07/2026-06:14:38] [TRT] [V] (Sparsity) Chose 1 layer(s) using sparse tactics: node_conv2d_1 + node_relu_1
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_layers_say_which_use_sparse_tactics(fast: bool) -> None:
+    # Constructed: the notes' wording is 10.16's, the layer names those of its sparsity sample.
+    log = BuildLog.from_parsed(parse_text(SPARSE_BUILD, fast=fast))
+    for table in (log.layers, log.precision):
+        rows = table.set_index("name")[["sparse_eligible", "sparse_tactic"]]
+        assert rows.to_dict("index") == {
+            "node_conv2d + node_relu": {"sparse_eligible": True, "sparse_tactic": False},
+            "node_conv2d_1 + node_relu_1": {"sparse_eligible": True, "sparse_tactic": True},
+            "node_max_pool2d": {"sparse_eligible": False, "sparse_tactic": False},
+        }
+        assert str(table["sparse_tactic"].dtype) == "boolean"
+
+
+def test_without_sparsity_notes_the_columns_are_missing() -> None:
+    log = BuildLog.from_parsed(parse_text(SPARSE_BUILD.split("[07/07/2026-06:14:38]")[0]))
+    assert log.layers["sparse_tactic"].isna().all()
+    assert log.layers["sparse_eligible"].isna().all()
