@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 # Table name -> module documenting its columns.
 TABLES: dict[str, str] = {
+    "builds": "builds",
     "stages": "stages",
     "tactics": "tactics",
     "choices": "choices",
@@ -76,7 +77,7 @@ class BuildLog:
     """The tables of one TensorRT log.
 
     Build one with ``trtlog.load(path)`` (parses, or reads the store) or
-    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
+    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.builds``, ``log.stages``, ``log.tactics``,
     ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
     ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
     ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
@@ -209,6 +210,7 @@ class BuildLog:
             builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
             self._tables[name] = builder(events)
 
+    builds = _Table()
     stages = _Table()
     tactics = _Table()
     choices = _Table()
@@ -229,6 +231,7 @@ class BuildLog:
 
 # Tables built from the kept events alone: "module.function" in ``trtlog.analysis``.
 _SIMPLE = {
+    "builds": "builds.builds_table",
     "stages": "stages.stages_table",
     "provenance": "fusions.provenance_table",
     "reformats": "reformats.reformats_table",
@@ -246,9 +249,9 @@ _NUMBER_COLUMNS = {
     "percent", "seconds", "line", "build", "step", "layers", "change", "count", "run",
     "combination", "block", "rank", "iterations", "runner_id", "tactics_tried",
     "tactics_skipped", "runners_tried", "host_persistent", "device_persistent", "scratch",
-    "bytes", "strategy", "tactics", "trace_averages", "iteration", "delta",
+    "bytes", "strategy", "tactics", "kept_strategy", "trace_averages", "iteration", "delta",
 }  # fmt: skip
-_FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights"}
+_FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights", "kept", "inserted", "in_engine"}
 
 
 def column_kind(name: str) -> str:
