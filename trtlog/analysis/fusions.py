@@ -71,7 +71,7 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
     rows: list[dict[str, object]] = []
     for name, event in engine_layer_names(events):
         where = {"run": event.run, "build": event.build, "engine_layer": name}
-        listed = metadata.get((event.build, name))
+        listed = metadata.get((event.build, name), [])
         if listed:
             rows.extend(
                 {**where, "original_layer": part, "via": "metadata", "line": event.line}

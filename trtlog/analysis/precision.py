@@ -1,6 +1,7 @@
 """Which engine layers run in which precision, and which run wider than the build asked for.
 
-``precision`` columns: ``name``, ``layer_type``, ``precision``, ``input_dtypes``,
+``precision`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``name``, ``layer_type``,
+``precision``, ``input_dtypes``,
 ``output_dtypes``, ``input_formats_short``, ``output_formats_short``, ``input_formats``,
 ``output_formats`` (TensorRT's own wording), ``weights_type``,
 ``weights_count``, ``sparse_weights``, ``activation``, ``requested`` (the precisions the build
@@ -29,6 +30,9 @@ from trtlog.events import (
 )
 
 COLUMNS = [
+    "run",
+    "build",
+    "strategy",
     "name",
     "layer_type",
     "precision",
@@ -126,7 +130,16 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({"weights_count": "Int64", "sparse_weights": "boolean", "wider": bool})
+    return frame.astype(
+        {
+            "run": "Int64",
+            "build": "Int64",
+            "strategy": "Int64",
+            "weights_count": "Int64",
+            "sparse_weights": "boolean",
+            "wider": bool,
+        }
+    )
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:

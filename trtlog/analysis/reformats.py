@@ -86,20 +86,21 @@ def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
             if target:
                 row["direction"], row["layer"] = target
             _add(rows, (event.build, event.name), row)
-    for (build, name), timed in profile.items():
+    for (profiled_build, name), timed in profile.items():
         target = reformat_target(name)
         if target is not None:
             row = _row(timed, None, None, None)
             row["direction"], row["layer"] = target
             row["in_engine"] = True
-            _add(rows, (build, name), row)
+            _add(rows, (profiled_build, name), row)
     named = [{**row, "name": key[1]} for key, row in rows.items()]
     for row in named:
-        timed = profile.get((row["build"], str(row["name"])))  # type: ignore[arg-type]
-        if timed is not None:
-            row["time_ms"] = timed.total_ms
-            row["average_ms"] = timed.average_ms
-            row["percent"] = timed.percent
+        build = row["build"]
+        profiled = profile.get((build if isinstance(build, int) else None, str(row["name"])))
+        if profiled is not None:
+            row["time_ms"] = profiled.total_ms
+            row["average_ms"] = profiled.average_ms
+            row["percent"] = profiled.percent
     frame = pd.DataFrame(named + unnamed, columns=COLUMNS)
     frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
     for flag in ("inserted", "in_engine"):

@@ -266,7 +266,7 @@ def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
 
 def _place_tuning(
     run: Run,
-    build: int,
+    build: int | None,
     layer_name: str | None,
     line: int,
     end_line: int,
