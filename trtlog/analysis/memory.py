@@ -1,15 +1,14 @@
 """Memory: per layer, and the totals, peaks and allocator steps the log reports.
 
-``memory`` columns: ``run``, ``build`` (see ``Event``), ``layer``, ``host_persistent``,
-``device_persistent``, ``scratch`` (bytes; scratch is missing in 8.2, which does not print it),
-``line``.
+``memory`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``layer``,
+``host_persistent``, ``device_persistent``, ``scratch`` (bytes; scratch is missing in 8.2, which
+does not print it), ``line``.
 
-``memory_totals`` columns: ``run``, ``build``, ``kind`` ("total": Total ... Memory lines; "peak":
-[MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
+``memory_totals`` columns: ``run``, ``build``, ``strategy``, ``kind`` ("total": Total ... Memory
+lines; "peak": [MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
 "allocation": runtime allocations and engine sizes; "block assignment"), ``item``, ``bytes``
 (single figures), ``cpu_bytes`` and ``gpu_bytes`` (allocator figures: the change for "change"
-rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``.
-"""
+rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``."""
 
 from __future__ import annotations
 
@@ -31,6 +30,7 @@ from trtlog.events import (
 MEMORY_COLUMNS = [
     "run",
     "build",
+    "strategy",
     "layer",
     "host_persistent",
     "device_persistent",
@@ -40,6 +40,7 @@ MEMORY_COLUMNS = [
 TOTAL_COLUMNS = [
     "run",
     "build",
+    "strategy",
     "kind",
     "item",
     "bytes",
@@ -60,6 +61,7 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
                 {
                     "run": event.run,
                     "build": event.build,
+                    "strategy": event.strategy,
                     "layer": event.layer,
                     "host_persistent": event.host_persistent,
                     "device_persistent": event.device_persistent,
@@ -70,10 +72,11 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
         else:
             row = _total_row(event)
             if row is not None:
-                totals.append({"run": event.run, "build": event.build, **row, "line": event.line})
-    places = {"run": "Int64", "build": "Int64"}
+                place = {"run": event.run, "build": event.build, "strategy": event.strategy}
+                totals.append({**place, **row, "line": event.line})
+    places = {"run": "Int64", "build": "Int64", "strategy": "Int64"}
     memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({**places, "scratch": "Int64"})
-    integer_columns = {**places, **dict.fromkeys(TOTAL_COLUMNS[4:9], "Int64")}
+    integer_columns = {**places, **dict.fromkeys(TOTAL_COLUMNS[5:10], "Int64")}
     return memory, pd.DataFrame(totals, columns=TOTAL_COLUMNS).astype(integer_columns)
 
 
