@@ -5,7 +5,7 @@ the one it kept, how long it took.
 order, comma-separated; missing without strategies), ``kept_strategy`` (the one whose engine the
 builder kept), ``seconds`` (the build time the log reports: trtexec's "Engine built in", else
 the engine generation time summed over strategies, else Polygraphy's or Torch-TensorRT's),
-``first_line``, ``last_line`` (of the lines that belong to the build).
+and nothing else: a streamed log keeps too few events to say where each build starts.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pandas as pd
 
 from trtlog.events import BackendStrategy, Event, PhaseDuration
 
-COLUMNS = ["run", "build", "strategies", "kept_strategy", "seconds", "first_line", "last_line"]
+COLUMNS = ["run", "build", "strategies", "kept_strategy", "seconds"]
 # Reported build times, the first found wins: trtexec's covers the whole build.
 _BUILD_TIMES = ("Engine built", "Engine generation", "Engine building", "Build TRT engine")
 
@@ -56,8 +56,7 @@ def builds_table(events: Sequence[Event]) -> pd.DataFrame:
             continue
         row = rows.get(build)
         if row is None:
-            row = rows[build] = {"run": event.run, "build": build, "first_line": event.line}
-        row["last_line"] = max(event.end_line, int(row.get("last_line", 0)))  # type: ignore[call-overload]
+            row = rows[build] = {"run": event.run, "build": build}
         if isinstance(event, BackendStrategy) and event.action == "building":
             strategies.setdefault(build, []).append(event.strategy)
         elif isinstance(event, PhaseDuration) and event.phase in _BUILD_TIMES:

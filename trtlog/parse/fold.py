@@ -402,7 +402,8 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
     for event in events:
         if type(event) is RowBlock:
             section = None
-            where.building()
+            if event.kind is not MyelinTrace:
+                where.building()
             tuning.place = where.value()
             if event.kind is TacticTiming:
                 tuning.link_block(event)
@@ -412,7 +413,8 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
             continue
         if type(event) is tuple:
             section = None
-            where.building()
+            if event[0] is not MyelinTrace:
+                where.building()
             tuning.place = where.value()
             if event[0] is MyelinTrace:
                 event = (*event[: rows.RUN], *tuning.place, *event[rows.STRATEGY + 1 :])
