@@ -64,6 +64,14 @@ COLUMNS = [
     "percent",
     "line",
 ]
+# The columns that are not text, shared with the ``precision`` table.
+COLUMN_TYPES = {
+    "run": "Int64",
+    "build": "Int64",
+    "strategy": "Int64",
+    "weights_count": "Int64",
+    "sparse_weights": "boolean",
+}
 # Fused layers prefix their parts' parameters: "ConvWeights", "ConvActivation" (ConvActPool).
 # Checked in order: "HasSparseWeights" also ends in "Weights".
 _ATTRIBUTE_COLUMNS = {
@@ -119,16 +127,7 @@ def layers_table(
                 "percent": timed.get("percent", math.nan),
             }
         )
-    frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype(
-        {
-            "run": "Int64",
-            "build": "Int64",
-            "strategy": "Int64",
-            "weights_count": "Int64",
-            "sparse_weights": "boolean",
-        }
-    )
+    return pd.DataFrame(rows, columns=COLUMNS).astype(COLUMN_TYPES)
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:

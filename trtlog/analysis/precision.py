@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.layers import COLUMN_TYPES
 from trtlog.analysis.names import reformat_target
 from trtlog.events import (
     EngineLayer,
@@ -130,16 +131,7 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype(
-        {
-            "run": "Int64",
-            "build": "Int64",
-            "strategy": "Int64",
-            "weights_count": "Int64",
-            "sparse_weights": "boolean",
-            "wider": bool,
-        }
-    )
+    return frame.astype({**COLUMN_TYPES, "wider": bool})
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:
