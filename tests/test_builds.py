@@ -29,13 +29,13 @@ def test_three_builds_of_one_network_stay_apart() -> None:
     log = parse_build_log(THREE_BUILDS)
     assert log.summary.builds == 3
     layers = log.layers
-    # Each build lists the same two layer names (lines 24-25, 51-52, 78-79).
+    # Each build lists the same two layer names (lines 37-38, 77-78, 117-118).
     assert list(layers["build"]) == [0, 0, 1, 1, 2, 2]
-    assert list(layers["line"]) == [24, 25, 51, 52, 78, 79]
+    assert list(layers["line"]) == [37, 38, 77, 78, 117, 118]
     assert list(layers["precision"]) == ["fp32", "fp32", "fp16", "fp16", "fp32", "fp32"]
-    assert list(log.builds["build"]) == [0, 1, 2]
-    # "Engine generation completed in 1.41 / 2.07 / 1.38 seconds." (lines 22, 49, 76).
-    assert list(log.builds["seconds"]) == [1.41, 2.07, 1.38]
+    assert list(log.engine_builds["build"]) == [0, 1, 2]
+    # "Engine generation completed in 1.41 / 2.07 / 1.38 seconds." (lines 35, 75, 115).
+    assert list(log.engine_builds["seconds"]) == [1.41, 2.07, 1.38]
     choices = log.choices
     assert list(choices["build"]) == [0, 1, 2]
     assert list(choices["tactic"]) == [
@@ -46,8 +46,12 @@ def test_three_builds_of_one_network_stay_apart() -> None:
     assert set(log.tactics["build"]) == {0, 1, 2}
     assert list(log.fusions["build"]) == [0, 1, 2]
     assert list(log.stages.groupby("build")["stage"].first()) == ["Original"] * 3
-    # The network's parsing (lines 3-4 of each build) belongs to no build.
-    assert log.events[2].build is None
+    # The network's parsing (lines 17-18, 57-58, 97-98: the ONNX header before them, too)
+    # belongs to no build.
+    parsing = [event for event in log.events if event.line in (8, 17, 18, 57, 58, 97, 98)]
+    assert len(parsing) == 7 and {event.build for event in parsing} == {None}
+    # "Loaded shared library libnvinfer_builder_resource.so.8.6.1".
+    assert log.summary.tensorrt_version == "8.6.1"
 
 
 def test_the_query_commands_choose_builds() -> None:
@@ -92,7 +96,7 @@ def test_diff_pairs_the_last_builds_and_lines_stages_up_by_name() -> None:
         app, ["diff", str(THREE_BUILDS), str(THREE_BUILDS), "--build", "0:1", "-f", "json"]
     )
     assert result.exit_code == 0, result.output
-    # Build 0 chose 0x61f0c2d99a3b7e08 (line 18), build 1 0x5c0e9a17d3b2f481 (line 45).
+    # Build 0 chose 0x61f0c2d99a3b7e08 (line 31), build 1 0x5c0e9a17d3b2f481 (line 71).
     assert "0x61f0c2d99a3b7e08" in result.output
     assert "0x5c0e9a17d3b2f481" in result.output
     same = CliRunner().invoke(app, ["diff", str(THREE_BUILDS), str(THREE_BUILDS)])
@@ -105,13 +109,13 @@ def test_non_verbose_trtexec_runs_each_build_an_engine() -> None:
     log = corpus_build_log("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")
     assert log.summary.runs == 7
     assert log.summary.builds == 7
-    assert list(log.builds["run"]) == list(range(7))
+    assert list(log.engine_builds["run"]) == list(range(7))
 
 
 def test_10_16_strategies_are_one_build_keeping_strategy_3() -> None:
     log = corpus_build_log("hackathon_trt10.16.1_trtexec_build_h100.log")
     assert log.summary.builds == 1
-    build = log.builds.iloc[0]
+    build = log.engine_builds.iloc[0]
     # Lines 517, 3036, 4460 build strategies 4, 3, 2; line 4459 keeps 3, line 4686 skips 2.
     assert (build["strategies"], build["kept_strategy"]) == ("4, 3, 2", 3)
     # trtexec's "Engine built in 24.4854 sec." (line 4698).
@@ -141,5 +145,5 @@ def test_a_load_engine_run_has_layers_but_no_build() -> None:
 def test_one_trtexec_build_is_one_build_everywhere(name: str) -> None:
     log = corpus_build_log(name)
     assert log.summary.builds == 1
-    for table in ("stages", "tactics", "choices", "layers", "fusions", "builds"):
+    for table in ("stages", "tactics", "choices", "layers", "fusions", "engine_builds"):
         assert set(log.table(table)["build"].dropna()) == {0}, table

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # Table name -> module documenting its columns.
 TABLES: dict[str, str] = {
-    "builds": "builds",
+    "engine_builds": "builds",
     "stages": "stages",
     "tactics": "tactics",
     "choices": "choices",
@@ -77,7 +77,7 @@ class BuildLog:
     """The tables of one TensorRT log.
 
     Build one with ``trtlog.load(path)`` (parses, or reads the store) or
-    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.builds``, ``log.stages``,
+    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.engine_builds``, ``log.stages``,
     ``log.tactics``, ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``,
     ``log.memory``, ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``,
     ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
@@ -232,7 +232,7 @@ class BuildLog:
             builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
             self._tables[name] = builder(events)
 
-    builds = _Table()
+    engine_builds = _Table()
     stages = _Table()
     tactics = _Table()
     choices = _Table()
@@ -259,7 +259,7 @@ def _selected_rows(table: pd.DataFrame, builds: frozenset[int] | None) -> pd.Dat
 
 # Tables built from the kept events alone: "module.function" in ``trtlog.analysis``.
 _SIMPLE = {
-    "builds": "builds.builds_table",
+    "engine_builds": "builds.engine_builds_table",
     "stages": "stages.stages_table",
     "provenance": "fusions.provenance_table",
     "reformats": "reformats.reformats_table",

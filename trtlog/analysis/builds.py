@@ -1,9 +1,10 @@
 """The engine builds of a log: which run each belongs to, the backend strategies 10.x tried and
 the one it kept, how long it took.
 
-``builds`` columns: ``run``, ``build``, ``strategies`` (the 10.x backend strategies tried, in
-order, comma-separated; missing without strategies), ``kept_strategy`` (the one whose engine the
-builder kept), ``seconds`` (the build time the log reports: trtexec's "Engine built in", else
+``engine_builds`` columns (one row per engine build; a dataset's ``builds`` table is one row per
+log): ``run``, ``build``, ``strategies`` (the 10.x backend strategies tried, in order,
+comma-separated; missing without strategies), ``kept_strategy`` (the one whose engine the builder
+kept), ``seconds`` (the build time the log reports: trtexec's "Engine built in", else
 the engine generation time summed over strategies, else Polygraphy's or Torch-TensorRT's),
 and nothing else: a streamed log keeps too few events to say where each build starts.
 """
@@ -46,7 +47,7 @@ def kept_flags(frame: pd.DataFrame, kept: dict[int, int]) -> pd.Series:
     return flags
 
 
-def builds_table(events: Sequence[Event]) -> pd.DataFrame:
+def engine_builds_table(events: Sequence[Event]) -> pd.DataFrame:
     rows: dict[int, dict[str, object]] = {}
     strategies: dict[int, list[int]] = {}
     times: dict[int, dict[str, float]] = {}

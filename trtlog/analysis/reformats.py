@@ -104,7 +104,7 @@ def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
     frame = pd.DataFrame(named + unnamed, columns=COLUMNS)
     frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
     for flag in ("inserted", "in_engine"):
-        frame[flag] = frame[flag].fillna(False).astype(bool)
+        frame[flag] = frame[flag].astype("boolean").fillna(False).astype(bool)
     for number in ("time_ms", "average_ms", "percent"):
         frame[number] = frame[number].astype("float64")
     return frame

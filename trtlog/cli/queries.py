@@ -74,7 +74,7 @@ def select_builds(log: BuildLog, build: str) -> BuildLog:
     """``log`` with only the build ``build`` names ("all", "last" or a number)."""
     if build == "all":
         return log
-    numbers = sorted({int(number) for number in log.builds["build"].dropna()})
+    numbers = sorted({int(number) for number in log.engine_builds["build"].dropna()})
     if build == "last":
         return log.only(frozenset(numbers[-1:])) if numbers else log
     if not build.isdigit():

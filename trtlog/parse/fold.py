@@ -11,7 +11,7 @@ Parsing a record never looks at other records; this fold is where order matters:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeVar
 
 from trtlog.events.autotuning import (
@@ -333,6 +333,12 @@ class _Place:
     def value(self) -> tuple[int | None, int | None, int | None]:
         return self.run, self.build, self.strategy
 
+    def last(self) -> tuple[int | None, int | None, int | None]:
+        """The place of an event after the log's last line (None before any content)."""
+        if not self.content:
+            return None, None, None
+        return self.value()
+
     def new_run(self) -> None:
         if self.content:
             self.run += 1
@@ -392,9 +398,13 @@ class _Place:
         return self.run, None, None
 
 
-def fold(events: Iterable[Item]) -> Iterator[Item]:
+Place = tuple[int | None, int | None, int | None]
+
+
+def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
     """Yield ``events`` in order, each linked to the context of the events before it. Rows
-    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows."""
+    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows. Returns the
+    (run, build, strategy) the log ended in: what trtexec's exports beside it describe."""
     tuning = _AutotuningContext()
     where = _Place()
     section: str | None = None
@@ -467,3 +477,4 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
             if strategy is not None:
                 _set_strategy(event, strategy)
         yield event
+    return where.last()
