@@ -30,6 +30,11 @@ def stage_story(log: BuildLog, build: int = 0) -> list[tuple[str, int]]:
     return list(zip(stages["stage"], stages["layers"], strict=True))
 
 
+def strategy_story(log: BuildLog, strategy: int) -> list[tuple[str, int]]:
+    stages = log.stages[log.stages["strategy"] == strategy]
+    return list(zip(stages["stage"], stages["layers"], strict=True))
+
+
 # --- stages -------------------------------------------------------------------------------
 
 TRT8_0_STAGES = [
@@ -78,24 +83,28 @@ def test_stages_8_6_0_names_the_backend_strategy() -> None:
 
 
 def test_stages_10_16_keep_each_backend_strategy_apart() -> None:
-    # 10.x builds the graph once per backend strategy: 4 (line 517), 3 (3036), 2 (4460).
+    # 10.x builds the graph once per backend strategy: 4 (line 517), 3 (3036), 2 (4460), all
+    # in one build, and keeps strategy 3 (line 4459: "Chose this engine with backend strategy
+    # 3"; line 4686 skips 2).
     log = build_log("hackathon_trt10.16.1_trtexec_build_h100.log")
-    strategies = log.stages.groupby("build")["strategy"].first().to_dict()
-    assert strategies == {0: 4, 1: 3, 2: 2}
-    assert stage_story(log, 0)[:4] == [
+    assert set(log.stages["build"]) == {0}
+    assert list(log.stages["strategy"].unique()) == [4, 3, 2]
+    kept = log.stages.groupby("strategy")["kept"].first().to_dict()
+    assert kept == {4: False, 3: True, 2: False}
+    assert strategy_story(log, 4)[:4] == [
         ("Original", 24),
         ("dead-layer removal", 24),
         ("adding DebugOutput nodes", 24),
         ("Myelin optimization", 17),
     ]
-    assert stage_story(log, 0)[-1] == ("reformat layers", 15)
-    story_1 = stage_story(log, 1)
-    assert story_1[0] == ("adding DebugOutput nodes", 24)
-    assert story_1[1] == ("Myelin optimization", 5)
-    assert story_1[-1] == ("reformat layers", 6)
-    first_of_build_1 = log.stages[log.stages["build"] == 1].iloc[1]
-    assert (first_of_build_1["change"], first_of_build_1["line"]) == (-19, 3048)
-    assert stage_story(log, 2)[1] == ("Myelin optimization", 7)
+    assert strategy_story(log, 4)[-1] == ("reformat layers", 15)
+    story_3 = strategy_story(log, 3)
+    assert story_3[0] == ("adding DebugOutput nodes", 24)
+    assert story_3[1] == ("Myelin optimization", 5)
+    assert story_3[-1] == ("reformat layers", 6)
+    second_of_strategy_3 = log.stages[log.stages["strategy"] == 3].iloc[1]
+    assert (second_of_strategy_3["change"], second_of_strategy_3["line"]) == (-19, 3048)
+    assert strategy_story(log, 2)[1] == ("Myelin optimization", 7)
 
 
 # --- choices and tactics ------------------------------------------------------------------
@@ -275,9 +284,12 @@ MEMORY_LOGS = [
 @pytest.mark.parametrize("name", MEMORY_LOGS)
 def test_per_layer_memory_adds_up_to_the_reported_totals(name: str) -> None:
     log = build_log(name)
-    for build, layers in log.memory.groupby("build"):
+    for (build, strategy), layers in log.memory.groupby(["build", "strategy"], dropna=False):
         totals = log.memory_totals
-        totals = totals[(totals["build"] == build) & (totals["kind"] == "total")]
+        same_strategy = (
+            totals["strategy"].isna() if pd.isna(strategy) else totals["strategy"] == strategy
+        )
+        totals = totals[(totals["build"] == build) & same_strategy & (totals["kind"] == "total")]
         reported = dict(zip(totals["item"], totals["bytes"], strict=True))
         device = reported.get("device persistent", reported.get("per-runner device persistent"))
         host = reported.get("host persistent", reported.get("per-runner host persistent"))
@@ -348,17 +360,20 @@ def test_layers_take_profile_times_8_5_10() -> None:
 def test_reformats_8_2_3() -> None:
     log = build_log("hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log")
     reformats = log.reformats
-    inserted = reformats[reformats["source"] == "inserted"]
-    # Lines 816-817.
+    inserted = reformats[reformats["inserted"]]
+    # Lines 816-817: inserted during autotuning; lines 870 and 872 list the same two layers in
+    # the engine: one row each, never the same layer twice.
+    assert len(reformats) == 2
     assert list(inserted["layer"]) == ["Conv__27 + Relu_1", "MaxPool2d_1"]
     assert list(inserted["from_format"]) == ["Float(6272,196,14,1)", "Float(12544,1,896,64)"]
     assert list(inserted["to_format"]) == ["Float(6272,1,448,32)", "Float(12544,196,14,1)"]
-    assert list(reformats[reformats["source"] == "engine"]["line"]) == [870, 872]
+    assert list(reformats["in_engine"]) == [True, True]
+    assert list(reformats["line"]) == [816, 817]
 
 
 def test_reformats_with_profile_time_and_one_row_per_engine_layer() -> None:
     log = build_log("lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log")
-    engine = log.reformats[log.reformats["source"] == "engine"].set_index("name")
+    engine = log.reformats[log.reformats["in_engine"]].set_index("name")
     # The engine is listed twice (lines 6502 and 6546); each reformat layer appears once.
     assert engine.index.is_unique
     assert engine.loc["QuantizeLinear_2", "time_ms"] == 85.71

@@ -76,8 +76,10 @@ def test_stages_json_rows() -> None:
     # Lines 81-98 and 147: 7, 7, 5, 5, 5, 5, 5, 4, 4, 4, then 6 after reformat layers.
     assert [row["layers"] for row in rows] == [7, 7, 5, 5, 5, 5, 5, 4, 4, 4, 6]
     assert rows[7] == {
+        "run": 0,
         "build": 0,
         "strategy": None,
+        "kept": None,
         "step": 7,
         "stage": "vertical fusions",
         "layers": 4,

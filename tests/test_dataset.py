@@ -77,8 +77,8 @@ def test_dask_cluster_writes_the_same_dataset(corpus_dataset: Path, tmp_path: Pa
 @needs_corpus
 def test_every_table_and_row_has_the_metadata(corpus_dataset: Path) -> None:
     tables = all_tables(corpus_dataset)
-    expected = {"builds", "stages", "tactics", "choices", "fusions", "reformats", "layers"}
-    expected |= {"memory", "perf", "profile", "timeline", "warnings"}
+    expected = {"builds", "engine_builds", "stages", "tactics", "choices", "fusions", "reformats"}
+    expected |= {"layers", "memory", "perf", "profile", "timeline", "warnings"}
     assert expected <= set(tables)
     for name, table in tables.items():
         assert {*METADATA, PARTITION} <= set(table.columns), name
@@ -150,10 +150,10 @@ def test_sample_builds_read_by_hand(tmp_path: Path) -> None:
     )
     # Each sample log builds tinycnn.onnx: "--onnx=tinycnn.onnx", "Model: tinycnn.onnx",
     # "Input filename: tinycnn.onnx".
-    assert list(builds["model"]) == ["tinycnn"] * 4
+    assert list(builds["model"]) == ["tinycnn"] * 5
     # "[TensorRT v100300]"-style headers, version lines and library names: 10.13.3, 10.3.0,
-    # 10.8.0, 8.4.3 (sorted as text).
-    assert list(builds["tensorrt_version"]) == ["10.13.3", "10.3.0", "10.8.0", "8.4.3"]
+    # 10.8.0, 8.4.3, 8.6.1 (sorted as text).
+    assert list(builds["tensorrt_version"]) == ["10.13.3", "10.3.0", "10.8.0", "8.4.3", "8.6.1"]
     eight = builds[builds["tensorrt_version"] == "8.4.3"].iloc[0]
     # trtexec_8.x_build.log: five "Chose Runner Type" lines; run on 06/14/2023 with --fp16.
     assert eight["choices"] == 5
@@ -186,7 +186,7 @@ def test_regressions_find_the_layer_that_got_slower(tmp_path: Path) -> None:
 def test_trends_per_model_and_version(tmp_path: Path) -> None:
     dataset = sample_dataset(tmp_path / "dataset")
     table = trends(dataset)
-    assert set(table["tensorrt_version"]) == {"8.4.3", "10.3.0", "10.8.0", "10.13.3"}
+    assert set(table["tensorrt_version"]) == {"8.4.3", "8.6.1", "10.3.0", "10.8.0", "10.13.3"}
     assert (table["logs"] == 1).all()
     for _, row in table.iterrows():
         path = next(

@@ -159,6 +159,7 @@ def read_sources(
     from trtlog.parse.parallel import ParallelParse
 
     shell = ParsedLog(source=sources.label)
+    place: tuple[int | None, int | None, int | None] = (None, None, None)
     if sources.log is not None:
         parse = ParallelParse(sources.log, jobs, once_forked=once_forked)
         items = parse.items()
@@ -167,10 +168,14 @@ def read_sources(
         for item in items:
             sink(item)
         shell.counts, shell.physical_lines = parse.counts, parse.physical_lines
+        place = parse.last_place
+    run, build, strategy = place
     for kind, path in sources.exports().items():
         _, events = export_events(path, expected=kind)
         for event in events:
-            sink(event)
+            # The exports describe the engine of the log's last build (or the one its last run
+            # loaded).
+            sink(replace(event, run=run, build=build, strategy=strategy))
     return shell
 
 

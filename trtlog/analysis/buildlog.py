@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 # Table name -> module documenting its columns.
 TABLES: dict[str, str] = {
+    "engine_builds": "builds",
     "stages": "stages",
     "tactics": "tactics",
     "choices": "choices",
@@ -76,10 +77,10 @@ class BuildLog:
     """The tables of one TensorRT log.
 
     Build one with ``trtlog.load(path)`` (parses, or reads the store) or
-    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.stages``, ``log.tactics``,
-    ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``, ``log.memory``,
-    ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``, ``log.warnings``,
-    ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
+    ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.engine_builds``,
+    ``log.stages``, ``log.tactics``, ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``,
+    ``log.memory``, ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``,
+    ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
     """
 
     def __init__(
@@ -101,6 +102,9 @@ class BuildLog:
         self._reread = reread
         self._tables: dict[str, pd.DataFrame] = {}
         self._stream = stream
+        # The builds a selection keeps (``only``); None: every row.
+        self._selected: frozenset[int] | None = None
+        self._whole: BuildLog | None = None
 
     @classmethod
     def from_parsed(cls, parsed: ParsedLog) -> BuildLog:
@@ -130,13 +134,27 @@ class BuildLog:
     def events(self) -> Sequence[Event]:
         """The parsed events (not kept in the store, nor when the log was streamed: the log is
         read again for these)."""
+        if self._whole is not None:
+            return self._whole.events
         if self._events is None:
             from trtlog.parse import parse_file
 
             self._events = self._reread() if self._reread else parse_file(self.source).events
         return self._events
 
+    def only(self, builds: frozenset[int] | None) -> BuildLog:
+        """This log with its tables holding only the rows of ``builds`` (rows of no build, such
+        as a ``--loadEngine`` run's, are left out too); None keeps every row."""
+        if builds is None:
+            return self
+        selected = BuildLog(self.source, self.summary)
+        selected._whole = self
+        selected._selected = builds
+        return selected
+
     def table(self, name: str) -> pd.DataFrame:
+        if self._whole is not None:
+            return _selected_rows(self._whole.table(name), self._selected)
         if name not in TABLES:
             raise KeyError(f"no table {name!r}; tables: {', '.join(TABLES)}")
         if name not in self._tables:
@@ -154,6 +172,8 @@ class BuildLog:
         read for it)."""
         from trtlog.analysis.columns import distinct_names
 
+        if self._whole is not None:
+            return self._whole.distinct(name, column)
         if name in self._tables or self._stored is None:
             return distinct_names(self.table(name)[column])
         return self._stored.distinct(name, column)
@@ -161,6 +181,9 @@ class BuildLog:
     def rows_where(self, name: str, column: str, values: list[str]) -> pd.DataFrame:
         """The rows of a table whose ``column`` holds one of ``values`` (a stored table reads
         only those rows)."""
+        if self._whole is not None:
+            rows = self._whole.rows_where(name, column, values)
+            return _selected_rows(rows, self._selected).reset_index(drop=True)
         if name in self._tables or self._stored is None:
             table = self.table(name)
             return table[table[column].isin(values)]
@@ -209,6 +232,7 @@ class BuildLog:
             builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
             self._tables[name] = builder(events)
 
+    engine_builds = _Table()
     stages = _Table()
     tactics = _Table()
     choices = _Table()
@@ -227,8 +251,15 @@ class BuildLog:
     options = _Table()
 
 
+def _selected_rows(table: pd.DataFrame, builds: frozenset[int] | None) -> pd.DataFrame:
+    if builds is None or "build" not in table.columns:
+        return table
+    return table[table["build"].isin(builds).fillna(False).astype(bool)]
+
+
 # Tables built from the kept events alone: "module.function" in ``trtlog.analysis``.
 _SIMPLE = {
+    "engine_builds": "builds.engine_builds_table",
     "stages": "stages.stages_table",
     "provenance": "fusions.provenance_table",
     "reformats": "reformats.reformats_table",
@@ -246,9 +277,9 @@ _NUMBER_COLUMNS = {
     "percent", "seconds", "line", "build", "step", "layers", "change", "count", "run",
     "combination", "block", "rank", "iterations", "runner_id", "tactics_tried",
     "tactics_skipped", "runners_tried", "host_persistent", "device_persistent", "scratch",
-    "bytes", "strategy", "tactics", "trace_averages", "iteration", "delta",
+    "bytes", "strategy", "tactics", "kept_strategy", "trace_averages", "iteration", "delta",
 }  # fmt: skip
-_FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights"}
+_FLAG_COLUMNS = {"fastest", "chosen", "wider", "sparse_weights", "kept", "inserted", "in_engine"}
 
 
 def column_kind(name: str) -> str:

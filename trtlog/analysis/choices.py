@@ -1,6 +1,7 @@
 """The choice TensorRT made for each layer and format combination, against its runner-up.
 
-``choices`` columns, one row per ``Chose Runner Type`` line: ``build``, ``combination``,
+``choices`` columns, one row per ``Chose Runner Type`` line: ``run``, ``build``, ``strategy``
+(see ``Event``), ``combination``,
 ``layer``, ``formats``, ``runner``, ``runner_id``, ``tactic``, ``kernel``, ``best_ms``,
 ``runner_up_ms``, ``runner_up_runner``, ``runner_up_tactic``, ``gap_percent`` (how much slower
 the runner-up is), ``tactics_tried`` (timed), ``tactics_skipped``, ``runners_tried``,
@@ -26,7 +27,9 @@ import pandas as pd
 from trtlog.analysis.columns import tactic_texts
 
 CHOICE_COLUMNS = [
+    "run",
     "build",
+    "strategy",
     "combination",
     "layer",
     "formats",
@@ -48,15 +51,22 @@ CHOICE_COLUMNS = [
     "line",
 ]
 
+_TYPES = {
+    "run": "Int64",
+    "build": "Int64",
+    "strategy": "Int64",
+    "runner_id": "Int64",
+    "tactics_tried": "int64",
+    "runners_tried": "int64",
+}
+
 
 def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataFrame:
     """The table, from the ``tactics`` table and the values that come from the events, column
     by column (``TacticCollector.choice_columns``)."""
     choices = _choice_rows(rows)
     if choices.empty:
-        return pd.DataFrame(columns=CHOICE_COLUMNS).astype(
-            {"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"}
-        )
+        return pd.DataFrame(columns=CHOICE_COLUMNS).astype(_TYPES)
     # Runners, tactics and kernels by their categorical codes: a log with millions of timings
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
@@ -103,9 +113,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
         best.notna() & (best != 0), (runner_up - best) / best * 100, math.nan
     )
     choices["runner"], choices["tactic"] = choices["runner_name"], choices["tactic_id"]
-    return choices[CHOICE_COLUMNS].astype(
-        {"runner_id": "Int64", "tactics_tried": "int64", "runners_tried": "int64"}
-    )
+    return choices[CHOICE_COLUMNS].astype(_TYPES)
 
 
 def _codes(categories: pd.Index, values: pd.Series) -> np.ndarray:

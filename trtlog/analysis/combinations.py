@@ -50,7 +50,9 @@ class ChoiceRows:
     """
 
     def __init__(self) -> None:
-        self.build: list[int] = []
+        self.run: list[int | None] = []
+        self.build: list[int | None] = []
+        self.strategy: list[int | None] = []
         self.number: list[int] = []
         self.layer: list[str | None] = []
         self.formats: list[str | None] = []
@@ -75,7 +77,9 @@ class ChoiceRows:
         first, last = combination.first_time, combination.last_time
         spanned = (last - first).total_seconds() if first and last else math.nan
         for choice in combination.chosen:
+            self.run.append(choice.run)
             self.build.append(choice.build)
+            self.strategy.append(choice.strategy)
             self.number.append(number)
             self.layer.append(choice.layer)
             self.formats.append(choice.formats)
@@ -93,7 +97,9 @@ class ChoiceRows:
         """The columns by name, followed by the rows of ``last`` (combination ``number``, which
         may not be over yet) when given; the lists are not copied where it adds none."""
         columns: dict[str, list[Any]] = {
+            "run": self.run,
             "build": self.build,
+            "strategy": self.strategy,
             "combination": self.number,
             "layer": self.layer,
             "formats": self.formats,

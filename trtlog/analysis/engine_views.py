@@ -11,6 +11,7 @@ from trtlog.analysis.buildlog import BuildLog
 def precision_layers_view(log: BuildLog) -> pd.DataFrame:
     """Every engine layer: its precision, data types, short formats, weights and activation."""
     columns = [
+        "build",
         "name",
         "layer_type",
         "precision",

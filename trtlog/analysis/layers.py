@@ -1,25 +1,25 @@
 """The built engine's layers, with precision, formats, weights, kernel and profile time.
 
-``layers`` columns: ``name``, ``layer_type``, ``tactic``, ``kernel`` (from a detailed record, else
-the chosen tactic's kernel from the tuning log), ``precision`` (the first input's data type as
-fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dtypes``,
-``output_dtypes``, ``input_formats``, ``output_formats`` (TensorRT's wording, one entry per
-tensor, "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``,
-``Int8 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated),
-``input_shapes``, ``output_shapes`` (``1x3x224x224``, -1 for a dynamic dimension),
-``weights_type``, ``weights_count``, ``sparse_weights``, ``sparse_eligible``, ``sparse_tactic``
-(named in the build's sparsity notes: ``trtlog.analysis.sparsity``), ``activation``,
-``origin`` (what put a Reformat layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat
-layers the builder inserted: "input of <layer>: <from> -> <to>", from ``reformats``),
-``original_layers`` (the
-network layers it holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``,
-``median_ms``, ``percent`` (from the per-layer profile), ``line``.
+``layers`` columns: ``run``, ``build``, ``strategy`` (see ``Event``; a ``--loadEngine`` run's
+layers belong to no build), ``name``, ``layer_type``, ``tactic``, ``kernel`` (from a detailed
+record, else the chosen tactic's kernel from the tuning log), ``precision`` (the first input's data
+type as fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dtypes``,
+``output_dtypes``, ``input_formats``, ``output_formats`` (TensorRT's wording, one entry per tensor,
+"; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``, ``Int8
+NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated), ``input_shapes``,
+``output_shapes`` (``1x3x224x224``, -1 for a dynamic dimension), ``weights_type``,
+``weights_count``, ``sparse_weights``, ``sparse_eligible``, ``sparse_tactic`` (named in the build's
+sparsity notes: ``trtlog.analysis.sparsity``), ``activation``, ``origin`` (what put a Reformat
+layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat layers the builder inserted: "input
+of <layer>: <from> -> <to>", from ``reformats``), ``original_layers`` (the network layers it
+holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``, ``median_ms``,
+``percent`` (from the per-layer profile), ``line``.
 
-Layers come from Engine Layer Information, trtexec's layer listing and ``--exportLayerInfo``
-JSON, merged by name; a listing that names tensor formats wins over one that only gives data
-types. When nothing lists the layers, the per-layer profile's names are used. The profile is
-joined by name, never by position; a name the profile repeats has its times added up.
-"""
+Layers come from Engine Layer Information, trtexec's layer listing and ``--exportLayerInfo`` JSON,
+merged by build and name (a log that builds several engines lists each one's layers); a listing
+that names tensor formats wins over one that only gives data types. When nothing lists the layers,
+the per-layer profile's names are used. The profile of the same build (the last one printed) is
+joined by name, never by position; a name the profile repeats has its times added up."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
 from trtlog.events.formats import precision_name, short_format
 
 COLUMNS = [
+    "run",
+    "build",
+    "strategy",
     "name",
     "layer_type",
     "tactic",
@@ -65,6 +68,16 @@ COLUMNS = [
     "percent",
     "line",
 ]
+# The columns that are not text, shared with the ``precision`` table.
+COLUMN_TYPES = {
+    "run": "Int64",
+    "build": "Int64",
+    "strategy": "Int64",
+    "weights_count": "Int64",
+    "sparse_weights": "boolean",
+    "sparse_eligible": "boolean",
+    "sparse_tactic": "boolean",
+}
 # Fused layers prefix their parts' parameters: "ConvWeights", "ConvActivation" (ConvActPool).
 # Checked in order: "HasSparseWeights" also ends in "Weights".
 _ATTRIBUTE_COLUMNS = {
@@ -81,26 +94,39 @@ def layers_table(
     provenance: pd.DataFrame,
     reformats: pd.DataFrame,
 ) -> pd.DataFrame:
-    merged: dict[str, dict[str, object]] = {}
+    merged: dict[tuple[int | None, str], dict[str, object]] = {}
     for event in events:
         if isinstance(event, EngineLayer):
-            _merge(merged.setdefault(event.name, {"name": event.name, "line": event.line}), event)
+            row = merged.get((event.build, event.name))
+            if row is None:
+                row = merged[(event.build, event.name)] = {
+                    "run": event.run,
+                    "build": event.build,
+                    "strategy": event.strategy,
+                    "name": event.name,
+                    "line": event.line,
+                }
+            _merge(row, event)
     profile = _profile_by_name(events)
     if not merged:
-        merged = {name: {"name": name, "line": row["line"]} for name, row in profile.items()}
+        merged = {
+            key: {"run": row["run"], "build": key[0], "name": key[1], "line": row["line"]}
+            for key, row in profile.items()
+        }
     kernels = _chosen_kernels(choices)
     holds = _original_layers(provenance)
     inserted = _insertions(reformats)
     rows = []
-    for name, row in merged.items():
-        timed = profile.get(name, {})
+    for key, row in merged.items():
+        build, name = key
+        timed = profile.get(key, {})
         if not row.get("kernel") and row.get("tactic"):
-            row["kernel"] = kernels.get((name, str(row["tactic"])))
+            row["kernel"] = kernels.get((build, name, str(row["tactic"])))
         rows.append(
             {
                 **row,
-                "original_layers": holds.get(name),
-                "reformat": inserted.get(name),
+                "original_layers": holds.get(key),
+                "reformat": inserted.get(key),
                 "time_ms": timed.get("total_ms", math.nan),
                 "average_ms": timed.get("average_ms", math.nan),
                 "median_ms": timed.get("median_ms", math.nan),
@@ -108,9 +134,10 @@ def layers_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    for column, values in sparse_columns(events, frame["name"].tolist()).items():
+    keys = list(zip(_values(frame, "build"), frame["name"].astype(str), strict=True))
+    for column, values in sparse_columns(events, keys).items():
         frame[column] = values
-    return frame.astype({"weights_count": "Int64", "sparse_weights": "boolean"})
+    return frame.astype(COLUMN_TYPES)
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:
@@ -171,20 +198,30 @@ def _first_tensor(layer: EngineLayer) -> Tensor | None:
     return None
 
 
-def _profile_by_name(events: Sequence[Event]) -> dict[str, dict[str, float]]:
-    """The log's last per-layer profile (or the exported one) by layer name; a name repeated
-    within it has its times added up."""
+def _profile_by_name(
+    events: Sequence[Event],
+) -> dict[tuple[int | None, str], dict[str, float | int | None]]:
+    """Each build's last per-layer profile (or the exported one) by build and layer name; a
+    name repeated within it has its times added up."""
     profiles: list[list[ProfileRow]] = [[]]
     for event in events:
         if isinstance(event, ProfileHeader) and profiles[-1]:
             profiles.append([])
         elif isinstance(event, ProfileRow) and event.layer != "Total":
+            if profiles[-1] and profiles[-1][-1].build != event.build:
+                profiles.append([])
             profiles[-1].append(event)
-    by_name: dict[str, dict[str, float]] = {}
-    for row in next((rows for rows in reversed(profiles) if rows), []):
-        entry = by_name.get(row.layer)
+    last: dict[int | None, list[ProfileRow]] = {}
+    for rows in profiles:
+        if rows:
+            last[rows[0].build] = rows
+    by_name: dict[tuple[int | None, str], dict[str, float | int | None]] = {}
+    for row in (row for rows in last.values() for row in rows):
+        key = (row.build, row.layer)
+        entry = by_name.get(key)
         if entry is None:
-            by_name[row.layer] = {
+            by_name[key] = {
+                "run": row.run,
                 "total_ms": row.total_ms,
                 "average_ms": row.average_ms,
                 "median_ms": math.nan if row.median_ms is None else row.median_ms,
@@ -192,41 +229,53 @@ def _profile_by_name(events: Sequence[Event]) -> dict[str, dict[str, float]]:
                 "line": row.line,
             }
         else:
-            entry["total_ms"] += row.total_ms
-            entry["average_ms"] += row.average_ms
-            entry["percent"] += row.percent
+            entry["total_ms"] = float(entry["total_ms"] or 0.0) + row.total_ms
+            entry["average_ms"] = float(entry["average_ms"] or 0.0) + row.average_ms
+            entry["percent"] = float(entry["percent"] or 0.0) + row.percent
             entry["median_ms"] = math.nan  # medians of parts do not add up
     return by_name
 
 
-def _insertions(reformats: pd.DataFrame) -> dict[str, str]:
-    inserted = reformats[(reformats["source"] == "inserted") & reformats["name"].notna()]
+def _values(frame: pd.DataFrame, column: str) -> list[object]:
+    """A column's values as a list, a missing number as None (so that it keys a dict as
+    ``Event.build`` does)."""
+    return [None if value is pd.NA else value for value in frame[column].tolist()]
+
+
+def _insertions(reformats: pd.DataFrame) -> dict[tuple[object, str], str]:
+    inserted = reformats[reformats["inserted"] & reformats["name"].notna()]
     # Column by column (``_chosen_kernels``): the 1 GB benchmark log inserts about 5,000
     # reformats.
-    names, directions, layers, sources, targets = (
-        inserted[column].tolist()
-        for column in ("name", "direction", "layer", "from_format", "to_format")
+    builds, names, directions, layers, sources, targets = (
+        _values(inserted, column)
+        for column in ("build", "name", "direction", "layer", "from_format", "to_format")
     )
     return {
-        str(name): f"{direction} of {layer}: {source} -> {target}"
-        for name, direction, layer, source, target in zip(
-            names, directions, layers, sources, targets, strict=True
+        (build, str(name)): f"{direction} of {layer}: {source} -> {target}"
+        for build, name, direction, layer, source, target in zip(
+            builds, names, directions, layers, sources, targets, strict=True
         )
     }
 
 
-def _original_layers(provenance: pd.DataFrame) -> dict[str, str]:
+def _original_layers(provenance: pd.DataFrame) -> dict[tuple[object, str], str]:
     known = provenance[provenance["original_layer"].notna()]
-    return {
-        str(layer): "; ".join(str(part) for part in parts)
-        for layer, parts in known.groupby("engine_layer", sort=False)["original_layer"]
-    }
+    held: dict[tuple[object, str], list[str]] = {}
+    for build, layer, part in zip(
+        _values(known, "build"),
+        known["engine_layer"].tolist(),
+        known["original_layer"].tolist(),
+        strict=True,
+    ):
+        held.setdefault((build, str(layer)), []).append(str(part))
+    return {key: "; ".join(parts) for key, parts in held.items()}
 
 
-def _chosen_kernels(choices: pd.DataFrame) -> dict[tuple[str, str], str]:
+def _chosen_kernels(choices: pd.DataFrame) -> dict[tuple[object, str, str], str]:
     known = choices[choices["kernel"].notna()]
     # ``tolist`` first: pandas 3 holds text as Arrow-backed strings, which iterating a column
     # fetches one scalar at a time (0.77 s against 0.04 s for the 82,000 choices of the 1 GB
     # benchmark log, most of building the layers table).
+    builds = _values(known, "build")
     layers, tactics, kernels = (known[name].tolist() for name in ("layer", "tactic", "kernel"))
-    return dict(zip(zip(layers, tactics, strict=True), kernels, strict=True))
+    return dict(zip(zip(builds, layers, tactics, strict=True), kernels, strict=True))

@@ -1,14 +1,14 @@
 """Memory: per layer, and the totals, peaks and allocator steps the log reports.
 
-``memory`` columns: ``build``, ``layer``, ``host_persistent``, ``device_persistent``, ``scratch``
-(bytes; scratch is missing in 8.2, which does not print it), ``line``.
+``memory`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``layer``,
+``host_persistent``, ``device_persistent``, ``scratch`` (bytes; scratch is missing in 8.2, which
+does not print it), ``line``.
 
-``memory_totals`` columns: ``build``, ``kind`` ("total": Total ... Memory lines; "peak":
-[MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
+``memory_totals`` columns: ``run``, ``build``, ``strategy``, ``kind`` ("total": Total ... Memory
+lines; "peak": [MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
 "allocation": runtime allocations and engine sizes; "block assignment"), ``item``, ``bytes``
 (single figures), ``cpu_bytes`` and ``gpu_bytes`` (allocator figures: the change for "change"
-rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``.
-"""
+rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.events import (
-    AutotuningEvent,
     BlockAssignment,
     Event,
-    LayerCount,
     LayerMemory,
     MemoryAllocation,
     MemoryTotal,
@@ -29,9 +27,20 @@ from trtlog.events import (
     MemUsageStats,
 )
 
-MEMORY_COLUMNS = ["build", "layer", "host_persistent", "device_persistent", "scratch", "line"]
-TOTAL_COLUMNS = [
+MEMORY_COLUMNS = [
+    "run",
     "build",
+    "strategy",
+    "layer",
+    "host_persistent",
+    "device_persistent",
+    "scratch",
+    "line",
+]
+TOTAL_COLUMNS = [
+    "run",
+    "build",
+    "strategy",
     "kind",
     "item",
     "bytes",
@@ -46,14 +55,13 @@ TOTAL_COLUMNS = [
 def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     layers: list[dict[str, object]] = []
     totals: list[dict[str, object]] = []
-    build = 0
     for event in events:
-        if isinstance(event, (LayerCount, AutotuningEvent)):
-            build = event.build
-        elif isinstance(event, LayerMemory):
+        if isinstance(event, LayerMemory):
             layers.append(
                 {
-                    "build": build,
+                    "run": event.run,
+                    "build": event.build,
+                    "strategy": event.strategy,
                     "layer": event.layer,
                     "host_persistent": event.host_persistent,
                     "device_persistent": event.device_persistent,
@@ -64,9 +72,11 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
         else:
             row = _total_row(event)
             if row is not None:
-                totals.append({"build": build, **row, "line": event.line})
-    memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({"scratch": "Int64"})
-    integer_columns = dict.fromkeys(TOTAL_COLUMNS[3:8], "Int64")
+                place = {"run": event.run, "build": event.build, "strategy": event.strategy}
+                totals.append({**place, **row, "line": event.line})
+    places = {"run": "Int64", "build": "Int64", "strategy": "Int64"}
+    memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({**places, "scratch": "Int64"})
+    integer_columns = {**places, **dict.fromkeys(TOTAL_COLUMNS[5:10], "Int64")}
     return memory, pd.DataFrame(totals, columns=TOTAL_COLUMNS).astype(integer_columns)
 
 

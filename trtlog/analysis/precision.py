@@ -1,6 +1,7 @@
 """Which engine layers run in which precision, and which run wider than the build asked for.
 
-``precision`` columns: ``name``, ``layer_type``, ``precision``, ``input_dtypes``,
+``precision`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``name``, ``layer_type``,
+``precision``, ``input_dtypes``,
 ``output_dtypes``, ``input_formats_short``, ``output_formats_short``, ``input_formats``,
 ``output_formats`` (TensorRT's own wording), ``weights_type``,
 ``weights_count``, ``sparse_weights``, ``sparse_eligible``, ``sparse_tactic`` (from ``layers``),
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.layers import COLUMN_TYPES
 from trtlog.analysis.names import reformat_target
 from trtlog.events import (
     EngineLayer,
@@ -30,6 +32,9 @@ from trtlog.events import (
 )
 
 COLUMNS = [
+    "run",
+    "build",
+    "strategy",
     "name",
     "layer_type",
     "precision",
@@ -129,15 +134,7 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype(
-        {
-            "weights_count": "Int64",
-            "sparse_weights": "boolean",
-            "sparse_eligible": "boolean",
-            "sparse_tactic": "boolean",
-            "wider": bool,
-        }
-    )
+    return frame.astype({**COLUMN_TYPES, "wider": bool})
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:

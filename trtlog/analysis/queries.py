@@ -81,6 +81,7 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     rows["behind_best_percent"] = (rows["time_ms"] - best) / best * 100
     rows = rows.sort_values(["combination", "time_ms"], na_position="last")
     columns = [
+        "build",
         *_IMPLEMENTATION,
         "time_ms",
         "behind_best_percent",
@@ -97,6 +98,7 @@ def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
     matched = match_layers(names, pattern, "tactic timings")
     rows = log.rows_where("choices", "layer", matched)
     columns = [
+        "build",
         *_IMPLEMENTATION,
         "best_ms",
         "runner_up_tactic",
@@ -121,6 +123,7 @@ def choices_view(log: BuildLog, sort: str = "time", top: int | None = None) -> p
     column, ascending = _CHOICE_ORDER[sort]
     view = log.choices.sort_values(column, ascending=ascending, na_position="last")
     columns = [
+        "build",
         *_IMPLEMENTATION,
         "best_ms",
         "runner_up_ms",
@@ -135,15 +138,19 @@ def choices_view(log: BuildLog, sort: str = "time", top: int | None = None) -> p
 
 
 def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
-    """Each engine layer with the network layers it holds (and how that was found)."""
+    """Each engine layer of each build with the network layers it holds (and how that was
+    found); with ``pattern``, the whole engine layers that hold a matching layer or are named
+    by it, with every layer fused with it."""
     provenance = log.provenance
     if pattern:
         names = list(provenance["engine_layer"]) + list(provenance["original_layer"])
         matched = set(match_layers(names, pattern, "engine layers"))
-        provenance = provenance[
-            provenance["engine_layer"].isin(matched) | provenance["original_layer"].isin(matched)
-        ]
-    grouped = provenance.groupby("engine_layer", sort=False).agg(
+        holding = provenance["engine_layer"].isin(matched) | provenance["original_layer"].isin(
+            matched
+        )
+        holders = provenance.loc[holding, ["build", "engine_layer"]].drop_duplicates()
+        provenance = provenance.merge(holders, on=["build", "engine_layer"])
+    grouped = provenance.groupby(["build", "engine_layer"], sort=False, dropna=False).agg(
         original_layers=("original_layer", lambda parts: ", ".join(parts.dropna())),
         count=("original_layer", "count"),
         via=("via", lambda ways: ", ".join(dict.fromkeys(ways))),
@@ -157,6 +164,7 @@ def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:
     if precision:
         layers = layers[layers["precision"].str.lower() == precision.lower()]
     columns = [
+        "build",
         "name",
         "layer_type",
         "precision",

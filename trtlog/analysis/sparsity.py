@@ -4,8 +4,8 @@ Builds with sparsity enabled name both lists after tactic selection ("(Sparsity)
 layer(s) eligible to use sparse tactics: ..." and "(Sparsity) Chose N layer(s) using sparse
 tactics: ..." in 10.x, their 8.x wordings: ``SparseTactics``), by engine layer name. The
 ``layers`` and ``precision`` tables get ``sparse_eligible`` and ``sparse_tactic`` from here:
-True or False where the log has the list, missing where it has none (a build without sparsity).
-A layer named in any build's list counts: the tables merge a log's builds by layer name.
+True or False where the layer's build printed the list, missing where it printed none (a build
+without sparsity).
 """
 
 from __future__ import annotations
@@ -20,16 +20,20 @@ SPARSE_COLUMNS = ["sparse_eligible", "sparse_tactic"]
 _CHOICES = {"sparse_eligible": "eligible", "sparse_tactic": "chosen"}
 
 
-def sparse_columns(events: Sequence[Event], names: Sequence[object]) -> dict[str, pd.Series]:
-    """``sparse_eligible`` and ``sparse_tactic`` for the layers ``names`` (exact engine names)."""
-    listed: dict[str, set[str] | None] = dict.fromkeys(_CHOICES.values())
+def sparse_columns(
+    events: Sequence[Event], keys: Sequence[tuple[int | None, str]]
+) -> dict[str, pd.Series]:
+    """``sparse_eligible`` and ``sparse_tactic`` for the layers ``keys`` (build, exact engine
+    name)."""
+    listed: dict[tuple[str, int | None], set[str]] = {}
     for event in events:
         if isinstance(event, SparseTactics):
-            layers = listed[event.choice]
-            listed[event.choice] = (layers or set()) | set(event.layers)
+            listed.setdefault((event.choice, event.build), set()).update(event.layers)
     columns = {}
     for column, choice in _CHOICES.items():
-        layers = listed[choice]
-        values = [pd.NA if layers is None else str(name) in layers for name in names]
+        values = []
+        for build, name in keys:
+            layers = listed.get((choice, build))
+            values.append(pd.NA if layers is None else name in layers)
         columns[column] = pd.Series(values, dtype="boolean")
     return columns

@@ -1,9 +1,10 @@
 """Layer count per optimisation stage.
 
-``stages`` columns: ``build`` (optimisation pass, from 0), ``strategy`` (10.x backend strategy of
-the pass, else missing), ``step`` (position within the build), ``stage`` ("Original" or the text
-after "After"), ``layers``, ``change`` (layers minus the previous stage's, 0 for the first),
-``line``.
+``stages`` columns: ``run``, ``build`` (see ``Event``), ``strategy`` (10.x backend strategy the
+graph is built with, else missing), ``kept`` (whether the builder kept that strategy's engine;
+missing without strategies), ``step`` (position within the build and strategy), ``stage``
+("Original" or the text after "After"), ``layers``, ``change`` (layers minus the previous
+stage's, 0 for the first), ``line``.
 """
 
 from __future__ import annotations
@@ -12,42 +13,50 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.builds import kept_flags, kept_strategies
 from trtlog.events import BackendStrategy, Event, LayerCount
 
-COLUMNS = ["build", "strategy", "step", "stage", "layers", "change", "line"]
+COLUMNS = ["run", "build", "strategy", "kept", "step", "stage", "layers", "change", "line"]
 
 
 def stages_table(events: Sequence[Event]) -> pd.DataFrame:
     rows: list[dict[str, int | str | None]] = []
-    pending_strategy: int | None = None
-    strategy_of_build: dict[int, int] = {}
-    previous: dict[int, int] = {}
-    steps: dict[int, int] = {}
+    previous: dict[tuple[int | None, int | None], int] = {}
+    steps: dict[tuple[int | None, int | None], int] = {}
+    first_strategy = _first_strategies(events)
     for event in events:
-        if isinstance(event, BackendStrategy) and event.action == "building":
-            pending_strategy = event.strategy
-        elif isinstance(event, LayerCount):
-            build = event.build
-            if pending_strategy is not None:
-                # "Building graph using backend strategy N" names the pass whose stages follow.
-                strategy_of_build.setdefault(build, pending_strategy)
-                pending_strategy = None
-            before = previous.get(build)
+        if isinstance(event, LayerCount):
+            # The generic optimisations before "Building graph using backend strategy N" are
+            # the first strategy's first stages.
+            strategy = event.strategy
+            if strategy is None and event.build is not None:
+                strategy = first_strategy.get(event.build)
+            key = (event.build, strategy)
+            before = previous.get(key)
             rows.append(
                 {
-                    "build": build,
-                    "step": steps.get(build, 0),
+                    "run": event.run,
+                    "build": event.build,
+                    "strategy": strategy,
+                    "step": steps.get(key, 0),
                     "stage": event.stage,
                     "layers": event.count,
                     "change": 0 if before is None else event.count - before,
                     "line": event.line,
                 }
             )
-            previous[build] = event.count
-            steps[build] = steps.get(build, 0) + 1
-    for row in rows:
-        build_number = row["build"]
-        assert isinstance(build_number, int)
-        row["strategy"] = strategy_of_build.get(build_number)
+            previous[key] = event.count
+            steps[key] = steps.get(key, 0) + 1
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({"strategy": "Int64"})
+    frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    frame["kept"] = kept_flags(frame, kept_strategies(events))
+    return frame
+
+
+def _first_strategies(events: Sequence[Event]) -> dict[int, int]:
+    first: dict[int, int] = {}
+    for event in events:
+        if isinstance(event, BackendStrategy) and event.action == "building":
+            if event.build is not None:
+                first.setdefault(event.build, event.strategy)
+    return first

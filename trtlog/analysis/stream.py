@@ -39,8 +39,8 @@ class TableStream:
         self.timeline = TimelineBuilder()
         self.events: list[Event] = []
         self.families: Counter[str] = Counter()
-        # The build number of the last kept event that carries one.
-        self._build: int | None = None
+        # The build and strategy of the last kept event numbered by build.
+        self._build: tuple[int | None, int | None] | None = None
 
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
@@ -53,7 +53,7 @@ class TableStream:
             row_kind = item[0]
             families[row_kind.family] = families.get(row_kind.family, 0) + 1
             if row_kind in TUNING_ROW_CLASSES and self._keeps(
-                item[rows.BUILD], item[rows.SEVERITY], tuning=True
+                (item[rows.BUILD], item[rows.STRATEGY]), item[rows.SEVERITY], tuning=True
             ):
                 # Kept as the event it stands for.
                 self.events.append(materialize(item))
@@ -65,13 +65,15 @@ class TableStream:
             tuning = issubclass(kind, AutotuningEvent)
             rule = _BUILD_RULE[kind] = (tuning, tuning or issubclass(kind, LayerCount))
         tuning, numbered = rule
-        if numbered and not self._keeps(item.build, item.severity, tuning):  # type: ignore[attr-defined]
+        if numbered and not self._keeps((item.build, item.strategy), item.severity, tuning):
             return
         self.events.append(item)
 
-    def _keeps(self, build: int, severity: str | None, tuning: bool) -> bool:
-        """Whether an event numbered by build is kept: an autotuning event only where the build
-        number changes or it warns; noting the build either way."""
+    def _keeps(
+        self, build: tuple[int | None, int | None], severity: str | None, tuning: bool
+    ) -> bool:
+        """Whether an event numbered by build is kept: an autotuning event only where its build
+        or strategy changes or it warns; noting the build either way."""
         if tuning and build == self._build and severity not in WARNING_OR_WORSE:
             return False
         self._build = build

@@ -1,11 +1,12 @@
 """Tactic timings and the choice made for every layer and format combination.
 
-``tactics`` columns: ``build``, ``combination`` (number of the format combination being tuned),
-``layer``, ``formats`` ("in -> out"), ``runner``, ``runner_id``, ``block`` (number of the timing
-runner block), ``tactic`` ("0x%016x"), ``kernel``, ``time_ms`` (missing when not timed), ``rank``
-(1 = fastest within its layer, format combination and runner), ``fastest`` (the tactic TensorRT
-reported as fastest for that runner), ``chosen`` (the tactic finally chosen), ``line``. Text
-columns are categorical (a large log times millions of tactics over a few thousand names).
+``tactics`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``combination`` (number of
+the format combination being tuned), ``layer``, ``formats`` ("in -> out"), ``runner``,
+``runner_id``, ``block`` (number of the timing runner block), ``tactic`` ("0x%016x"), ``kernel``,
+``time_ms`` (missing when not timed), ``rank`` (1 = fastest within its layer, format combination
+and runner), ``fastest`` (the tactic TensorRT reported as fastest for that runner), ``chosen`` (the
+tactic finally chosen), ``line``. Text columns are categorical (a large log times millions of
+tactics over a few thousand names).
 
 ``choices`` columns, one row per ``Chose Runner Type`` line: see ``trtlog.analysis.choices``.
 """
@@ -40,7 +41,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 TACTIC_COLUMNS = [
+    "run",
     "build",
+    "strategy",
     "combination",
     "layer",
     "formats",
@@ -56,6 +59,8 @@ TACTIC_COLUMNS = [
     "line",
 ]
 _NO_RUNNER_ID = -1
+# A missing run, build or strategy in the typed arrays.
+_NONE = -1
 _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
 
 
@@ -80,7 +85,9 @@ class TacticCollector:
         # context: one value per segment here, repeated when the frame is built.
         self._count = array("q")
         self._first_line = array("q")
+        self._run = array("q")
         self._build = array("q")
+        self._strategy = array("q")
         self._combination_column = array("q")
         self._block_column = array("q")
         self._runner_id = array("q")
@@ -156,11 +163,13 @@ class TacticCollector:
                     item.timestamp,
                     item.severity,
                     item.producer,
+                    item.run,
+                    item.build,
+                    item.strategy,
                     item.layer,
                     item.formats,
                     item.runner,
                     item.runner_id,
-                    item.build,
                     item.tactic,
                     item.time_ms,
                     item.kernel,
@@ -233,10 +242,12 @@ class TacticCollector:
         return self._choices.columns(self._combination, self._tuned)
 
     def _add_segment(self, count: int, first_line: int, context: tuple[Any, ...]) -> None:
-        layer, formats, runner, runner_id, build = context
+        run, build, strategy, layer, formats, runner, runner_id = context
         self._count.append(count)
         self._first_line.append(first_line)
-        self._build.append(build)
+        self._run.append(_NONE if run is None else run)
+        self._build.append(_NONE if build is None else build)
+        self._strategy.append(_NONE if strategy is None else strategy)
         self._combination_column.append(self._combination)
         self._block_column.append(self._block)
         self._layer.append(layer)
@@ -253,7 +264,15 @@ class TacticCollector:
 
     def _add_block(self, block: RowBlock) -> None:
         count = block.timings
-        context = (block.layer, block.formats, block.runner, block.runner_id, block.build)
+        context = (
+            block.run,
+            block.build,
+            block.strategy,
+            block.layer,
+            block.formats,
+            block.runner,
+            block.runner_id,
+        )
         if block.names:
             # Kernel-name lines sit between the timings (7.x-8.5): a segment per stretch of
             # consecutive timing lines.
@@ -291,6 +310,11 @@ class TacticCollector:
         time = _timed(numbers(self._time, "float64"))
         runner = self._runner.categorical(counts)
         runner_id = repeated(self._runner_id)
+
+        def nullable(values: array[int]) -> pd.arrays.IntegerArray:
+            numbers_of = repeated(values)
+            return pd.arrays.IntegerArray(numbers_of, numbers_of == _NONE)
+
         # Each segment's lines are consecutive.
         starts = np.cumsum(counts) - counts
         line = np.repeat(numbers(self._first_line, "int64") - starts, counts) + np.arange(
@@ -309,7 +333,9 @@ class TacticCollector:
             (rank == 1).to_numpy(dtype=bool, na_value=False),
         )
         columns = {
-            "build": repeated(self._build),
+            "run": nullable(self._run),
+            "build": nullable(self._build),
+            "strategy": nullable(self._strategy),
             "combination": combination,
             "layer": self._layer.categorical(counts),
             "formats": self._formats.categorical(counts),

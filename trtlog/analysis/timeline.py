@@ -41,6 +41,7 @@ from trtlog.analysis.timeline_phases import (
 )
 from trtlog.analysis.timeline_spans import (
     COLUMNS,
+    Passes,
     Row,
     Run,
     Span,
@@ -96,6 +97,7 @@ class TimelineBuilder:
     def __init__(self) -> None:
         self.runs: list[Run] = []
         self._run: Run | None = None
+        self._passes = Passes()
         # Items of the current run read before it showed whether it builds an engine.
         self._undecided: list[Item] = []
         self._content = False
@@ -168,7 +170,7 @@ class TimelineBuilder:
         return table_rows
 
     def _start_run(self, builds_engine: bool) -> None:
-        self._run = Run(builds_engine)
+        self._run = Run(builds_engine, passes=self._passes)
         self.runs.append(self._run)
         undecided, self._undecided = self._undecided, []
         for item in undecided:
@@ -254,19 +256,21 @@ _TUNING_EVENTS = frozenset(
 
 def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None:
     seconds = event.profiling_seconds if type(event) is FastestTactic else None
-    _place_tuning(run, event.build, event.layer, event.line, event.end_line, offset, seconds)
+    number = run.passes.of(event.build, event.strategy)
+    _place_tuning(run, number, event.layer, event.line, event.end_line, offset, seconds)
 
 
 def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
     """``_place_tuning_event`` for a format combination, timing runner or fastest tactic row."""
     seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
     line, end_line = row[rows.LINE], row[rows.END_LINE]
-    _place_tuning(run, row[rows.BUILD], row[rows.LAYER], line, end_line, offset, seconds)
+    number = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
+    _place_tuning(run, number, row[rows.LAYER], line, end_line, offset, seconds)
 
 
 def _place_tuning(
     run: Run,
-    build: int,
+    build: int | None,
     layer_name: str | None,
     line: int,
     end_line: int,
@@ -309,7 +313,7 @@ def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
     if block.kind is MyelinTrace:
         _extend(run, tuning, block.last_line, last)
         return
-    run.build = block.build
+    run.build = run.passes.of(block.build, block.strategy)
     _enter(run, "autotuning")
     run.started = True
     build = run.build if run.in_build else None
@@ -336,7 +340,7 @@ def _place_row(run: Run, row: rows.Row, offset: float) -> None:
     if kind is MyelinTrace:
         _extend(run, tuning, row[rows.END_LINE], offset)
         return
-    run.build = row[rows.BUILD]
+    run.build = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
     if kind is SetTacticName and not tuning:
         _extend(run, tuning, row[rows.END_LINE], offset)
         return
@@ -353,7 +357,7 @@ def _place_row(run: Run, row: rows.Row, offset: float) -> None:
 
 def _place_event(run: Run, event: Event, offset: float) -> None:
     if isinstance(event, (AutotuningEvent, LayerCount, ReformatLayerAdded)):
-        run.build = event.build
+        run.build = run.passes.of(event.build, event.strategy)
     if isinstance(event, PhaseDuration):
         _note_duration(run, event, offset)
     phase = phase_of(event, run.builds_engine)

@@ -25,6 +25,27 @@ COLUMNS = [
 ]
 
 
+class Passes:
+    """Numbers the optimisation passes of a log from 0: each build, and within a 10.x build
+    each backend strategy (the graph optimisations before the first strategy are that
+    strategy's first stages)."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[tuple[int, int | None], int] = {}
+
+    def of(self, build: int | None, strategy: int | None) -> int | None:
+        if build is None:
+            return None
+        number = self.numbers.get((build, strategy))
+        if number is None:
+            opening = self.numbers.get((build, None))
+            claimed = any(key[0] == build and key[1] is not None for key in self.numbers)
+            fresh = len(set(self.numbers.values()))
+            number = opening if opening is not None and not claimed else fresh
+            self.numbers[(build, strategy)] = number
+        return number
+
+
 @dataclass
 class Row:
     run: int
@@ -79,6 +100,8 @@ class Run:
     layers: list[Span] = field(default_factory=list)
     # (build or None, name) -> (seconds, line) of a reported total
     totals: dict[tuple[int | None, str], tuple[float, int]] = field(default_factory=dict)
+    # The optimisation passes of the whole log (``Passes``), shared by its runs.
+    passes: Passes = field(default_factory=lambda: Passes())
 
     def place(self, spans: list[Span], key: tuple[int | None, str, str | None], line: int,
               end_line: int, offset: float, tactic: bool = False) -> Span:  # fmt: skip

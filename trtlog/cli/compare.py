@@ -66,6 +66,16 @@ def diff(
     everything: Annotated[
         bool, typer.Option("--all", help="Tables list unchanged rows too.")
     ] = False,
+    build: Annotated[
+        str,
+        typer.Option(
+            "--build",
+            "-b",
+            metavar="N|last|all|N:M",
+            help="Which builds to pair: the same on both sides, or A's N with B's M "
+            "(default: the last build of each).",
+        ),
+    ] = "last",
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
 ) -> None:
@@ -75,10 +85,13 @@ def diff(
 
     Example: trtlog diff fp16.log int8.log --fail-on latency=5
     """
+    from trtlog.cli.queries import select_builds
     from trtlog.compare import FailOnError, diff_logs
     from trtlog.render.frames import render_views
 
-    a, b = _load(first), _load(second)
+    build_a, _, build_b = build.partition(":")
+    a = select_builds(_load(first), build_a)
+    b = select_builds(_load(second), build_b or build_a)
     result = diff_logs(a, b)
     try:
         failures = result.failures(fail_on or [])

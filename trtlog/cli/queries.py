@@ -41,6 +41,15 @@ LogOption = Annotated[
 FormatOption = Annotated[
     OutputFormat, typer.Option("--format", "-f", help="table (default), json, csv or markdown.")
 ]
+BuildOption = Annotated[
+    str,
+    typer.Option(
+        "--build",
+        "-b",
+        metavar="N|last|all",
+        help="Which engine build of the log to show: its number, the last one, or all (default).",
+    ),
+]
 LayerOption = Annotated[
     str | None,
     typer.Option("--layer", help="Layer name: exact, else a substring, else a regular expression."),
@@ -61,18 +70,35 @@ def load_build_log(log: str | None) -> BuildLog:
         raise fail(str(error)) from None
 
 
+def select_builds(log: BuildLog, build: str) -> BuildLog:
+    """``log`` with only the build ``build`` names ("all", "last" or a number)."""
+    if build == "all":
+        return log
+    numbers = sorted({int(number) for number in log.engine_builds["build"].dropna()})
+    if build == "last":
+        return log.only(frozenset(numbers[-1:])) if numbers else log
+    if not build.isdigit():
+        raise fail(f"--build takes a build number, last or all, not {build!r}")
+    if int(build) not in numbers:
+        known = f"builds {', '.join(map(str, numbers))}" if numbers else "no builds"
+        raise fail(f"no build {build} in this log; it has {known}")
+    return log.only(frozenset({int(build)}))
+
+
 def show(
     log: str | None,
     output_format: OutputFormat,
     out: Path | None,
     view_keys: tuple[str, ...],
+    build: str = "all",
     **arguments: Any,
 ) -> BuildLog:
-    """Load the log and render the named views in order, each given the arguments it takes."""
+    """Load the log and render the named views in order, each given the arguments it takes;
+    ``build`` chooses the builds shown (``select_builds``)."""
     from trtlog.analysis import queries
     from trtlog.render.frames import render_views
 
-    build_log = load_build_log(log)
+    build_log = select_builds(load_build_log(log), build)
     name = Path(build_log.source).name
     views = []
     try:
@@ -127,10 +153,13 @@ VIEWS = {
 
 @app.command()
 def stages(
-    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+    build: BuildOption = "all",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
 ) -> None:
     """Layer count per optimisation stage, build by build (10.x: backend strategy by strategy)."""
-    show(log, output_format, out, ("stages",))
+    show(log, output_format, out, build=build, view_keys=("stages",))
 
 
 @app.command()
@@ -141,6 +170,7 @@ def tactics(
         ChoiceOrder,
         typer.Option("--sort", help="time (slowest first), gap (closest call first) or tried."),
     ] = ChoiceOrder.time,
+    build: BuildOption = "all",
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
@@ -150,45 +180,62 @@ def tactics(
     Example: trtlog tactics --layer Conv_0
     """
     if layer is None:
-        show(log, output_format, out, ("choices",), sort=sort.value, top=top)
+        show(log, output_format, out, build=build, view_keys=("choices",), sort=sort.value, top=top)
     else:
-        show(log, output_format, out, ("layer_choices", "tactics"), pattern=layer)
+        show(
+            log,
+            output_format,
+            out,
+            build=build,
+            view_keys=("layer_choices", "tactics"),
+            pattern=layer,
+        )
 
 
 @app.command()
 def fusions(
     layer: LayerOption = None,
+    build: BuildOption = "all",
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
 ) -> None:
     """The network layers fused into each engine layer."""
-    show(log, output_format, out, ("fusions",), pattern=layer)
+    show(log, output_format, out, build=build, view_keys=("fusions",), pattern=layer)
 
 
 @app.command()
 def reformats(
-    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+    build: BuildOption = "all",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
 ) -> None:
     """Reformat layers: where they were inserted, the formats they convert, what they cost."""
-    show(log, output_format, out, ("reformats",))
+    show(log, output_format, out, build=build, view_keys=("reformats",))
 
 
 @app.command()
 def memory(
-    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+    build: BuildOption = "all",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
 ) -> None:
     """Memory per layer, then the totals and peaks."""
-    show(log, output_format, out, ("memory", "totals"))
+    show(log, output_format, out, build=build, view_keys=("memory", "totals"))
 
 
 @app.command()
 def perf(
-    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+    build: BuildOption = "all",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
 ) -> None:
     """The performance summary, the per-layer profile and, from --exportTimes, the
     per-iteration times."""
-    show(log, output_format, out, ("perf", "profile", "times"))
+    show(log, output_format, out, build=build, view_keys=("perf", "profile", "times"))
 
 
 @app.command()
@@ -196,16 +243,18 @@ def layers(
     precision: Annotated[
         str | None, typer.Option("--precision", help="fp32, fp16, bf16, int8, fp8, ...")
     ] = None,
+    build: BuildOption = "all",
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
 ) -> None:
     """The engine's layers with their precision, formats, kernel and profile time."""
-    show(log, output_format, out, ("layers",), precision=precision)
+    show(log, output_format, out, build=build, view_keys=("layers",), precision=precision)
 
 
 @app.command()
 def precision(
+    build: BuildOption = "all",
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
@@ -217,7 +266,7 @@ def precision(
     Example: trtlog precision --log build.log
     """
     keys = ("precision_layers", "precision_counts", "precision_types", "wider", "conversions")
-    show(log, output_format, out, keys)
+    show(log, output_format, out, build=build, view_keys=keys)
 
 
 @app.command()

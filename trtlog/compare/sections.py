@@ -78,14 +78,24 @@ def options(a: BuildLog, b: BuildLog) -> pd.DataFrame:
 
 
 def stages(a: BuildLog, b: BuildLog) -> pd.DataFrame:
-    """The layer count stage by stage, builds side by side step by step."""
-    keep = ["build", "step", "stage", "layers"]
-    merged = pd.merge(
-        a.stages[keep], b.stages[keep], on=["build", "step"], how="outer", suffixes=("_a", "_b")
-    )
+    """The layer count stage by stage, lined up by backend strategy and stage name (a stage
+    run several times, such as "dupe layer removal", by its first, second... run), never by
+    step number: a build that adds or skips a stage shifts every step after it."""
+    key = ["strategy", "stage", "occurrence"]
+
+    def keyed(log: BuildLog) -> pd.DataFrame:
+        table = log.stages[["build", "strategy", "step", "stage", "layers"]].copy()
+        grouped = table.groupby(["build", "strategy", "stage"], dropna=False, sort=False)
+        table["occurrence"] = grouped.cumcount() + 1
+        return table.drop(columns=["build"])
+
+    merged = pd.merge(keyed(a), keyed(b), on=key, how="outer", suffixes=("_a", "_b"))
     merged["change"] = merged["layers_b"] - merged["layers_a"]
-    merged["changed"] = (merged["stage_a"] != merged["stage_b"]) | (merged["change"].fillna(1) != 0)
-    return merged.sort_values(["build", "step"]).reset_index(drop=True)
+    merged["changed"] = merged["change"].fillna(1) != 0
+    merged["order"] = merged["step_a"].fillna(merged["step_b"])
+    merged = merged.sort_values(["strategy", "order", "step_b"], na_position="first")
+    columns = ["strategy", "stage", "occurrence", "layers_a", "layers_b", "change", "changed"]
+    return merged[columns].reset_index(drop=True)
 
 
 def fusions(a: BuildLog, b: BuildLog) -> pd.DataFrame:

@@ -2,7 +2,8 @@
 
 Events of this family that belong to one layer's tuning carry the context the fold links them
 to: ``layer`` (the layer being tuned), ``formats`` (the format combination, "in -> out"),
-``runner`` and ``runner_id`` (the timing runner), and ``build`` (which build of the log).
+``runner`` and ``runner_id`` (the timing runner), besides the run, build and strategy
+every event carries.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ class AutotuningEvent(Event):
     formats: str | None = None
     runner: str | None = None
     runner_id: int | None = None
-    build: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -152,14 +152,13 @@ class SparseTactics(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReformatLayerAdded(Event):
     """``Adding reformat layer: <tensor> (<source>) from <format> to <format>`` (8.2 and later),
-    printed once tactics are chosen; ``build`` numbers the build it belongs to."""
+    printed once tactics are chosen."""
 
     family: ClassVar[str] = "autotuning"
     tensor: str
     source: str
     from_format: str
     to_format: str
-    build: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

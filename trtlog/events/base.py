@@ -77,7 +77,9 @@ class Event:
     ``producer`` says who wrote the line: ``trt`` (the TensorRT library), ``trtexec``,
     ``trtllm``, ``torch_tensorrt``, ``polygraphy`` or ``logger`` (a bare ``[V]`` envelope that
     the library, Polygraphy or a custom logger may have written), ``python``, ``edgellm``,
-    ``onnxruntime`` and ``triton`` (those programs' own messages) or ``none``.
+    ``onnxruntime`` and ``triton`` (those programs' own messages) or ``none``. ``run``,
+    ``build`` and ``strategy`` say which run, engine build and 10.x backend strategy it belongs
+    to.
     """
 
     family: ClassVar[str] = "other"
@@ -87,6 +89,14 @@ class Event:
     timestamp: datetime | None = None
     severity: str | None = None
     producer: str = "none"
+    # Where the event sits (set by the fold): ``run`` numbers the log's runs from 0 (each
+    # ``&&&& RUNNING`` header after other content starts one); ``build`` numbers the engine
+    # builds of the whole log from 0 (``None`` outside any build, such as a ``--loadEngine``
+    # run); ``strategy`` is the 10.x backend strategy being built (after the builder's choice,
+    # the one it kept), ``None`` where the build tries none.
+    run: int | None = None
+    build: int | None = None
+    strategy: int | None = None
 
     __reduce__ = reduce_slots
 

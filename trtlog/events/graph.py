@@ -12,13 +12,11 @@ from trtlog.events.base import Event
 class LayerCount(Event):
     """``Original: 24 layers`` / ``After vertical fusions: 10 layers``.
 
-    ``stage`` is "Original" or the text after "After"; ``build`` numbers the builds in the log
-    from 0 (a new build starts at each "Original:"; set when the log is folded)."""
+    ``stage`` is "Original" or the text after "After"."""
 
     family: ClassVar[str] = "graph"
     stage: str
     count: int
-    build: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

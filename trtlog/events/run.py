@@ -17,7 +17,8 @@ class RunHeader(Event):
     program: str
     command: str
     version: str | None = None
-    build: str | None = None
+    # 10.x's build tag ("b11" from "[b11]"), not an engine build.
+    version_build: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,7 +30,7 @@ class RunFooter(Event):
     program: str
     command: str
     version: str | None = None
-    build: str | None = None
+    version_build: str | None = None
     runtime_seconds: float | None = None
 
 

@@ -33,7 +33,7 @@ from trtlog.events.graph import ForeignNodeMetadata
 from trtlog.events.makers import KeywordMakers
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import MyelinTrace
-from trtlog.parse.rows import Item
+from trtlog.parse.rows import NO_PLACE, Item
 
 # The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
 TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
@@ -105,8 +105,9 @@ _CACHE_HIT = re.compile(
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
-# An autotuning row's context before the fold links it: layer, formats, runner, runner_id, build.
-_NO_CONTEXT = (None, None, None, None, 0)
+# An autotuning row's context before the fold links it: run, build, strategy, layer, formats,
+# runner, runner_id.
+_NO_CONTEXT = (None, None, None, None, None, None, None)
 # The events of the forms, made from a head and keywords (``trtlog.events.makers``).
 make = KeywordMakers()
 
@@ -185,11 +186,11 @@ def profiling_completed(body: str, head: Head) -> Item | None:
     return (
         FastestTactic,
         *head,
+        *NO_PLACE,
         body[: at.start()],
         None,
         runner,
         None if runner_id is None else int(runner_id, 16),
-        0,
         tactic_number(tactic),
         time_ms(time),
         float(seconds),
@@ -257,7 +258,7 @@ def timing_runner(body: str, head: Head) -> Item | None:
         # A subject holding another runner suffix: leave the split to the grammar.
         return None
     runner_number = None if runner_id is None else int(runner_id, 16)
-    return (TimingRunner, *head, subject, None, runner, runner_number, 0)
+    return (TimingRunner, *head, *NO_PLACE, subject, None, runner, runner_number)
 
 
 def _formats(text: str | None) -> tuple[str, ...]:
@@ -307,7 +308,7 @@ def myelin_trace(body: str, head: Head) -> Item | None:
     match = _MYELIN.fullmatch(body)
     if match is None:
         return None
-    return (MyelinTrace, *head, match.group(1).strip())
+    return (MyelinTrace, *head, *NO_PLACE, match.group(1).strip())
 
 
 def layer_memory(body: str, head: Head) -> Item | None:

@@ -2,9 +2,7 @@
 
 Parsing a record never looks at other records; this fold is where order matters:
 - option lines learn which ``=== Section ===`` they sit in;
-- every ``Original: N layers`` opens a new build, and so does every further backend strategy
-  10.x tries ("Building graph using backend strategy N" after a pass has run); stage counts,
-  reformat insertions and autotuning events are numbered by build;
+- every event learns its run, engine build and 10.x backend strategy (``_Place``);
 - tactic timings, skips, fastest and chosen tactics learn their layer, format combination and
   timing runner; 7.x-8.5 kernel names (``Set Tactic Name`` lines) are joined to the timing of
   the same tactic;
@@ -13,7 +11,7 @@ Parsing a record never looks at other records; this fold is where order matters:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeVar
 
 from trtlog.events.autotuning import (
@@ -31,10 +29,24 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import Event, TacticId
-from trtlog.events.graph import LayerCount
-from trtlog.events.notes import EmptyMessage, MyelinTrace
+from trtlog.events.engine import LayerPlacement, LayersRunningOn
+from trtlog.events.graph import (
+    GraphRewrite,
+    LayerCount,
+    LayerEliminated,
+    LayerRemoved,
+    LayersFused,
+    LayersMerged,
+    LayersSwapped,
+    LayerTypeConverted,
+    QuantizationParams,
+    TensorRetargeted,
+)
+from trtlog.events.memory import MemUsageChange, MemUsageStats
+from trtlog.events.notes import BuilderNote, EmptyMessage, MyelinTrace
 from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
+from trtlog.events.phases import PhaseDuration
 from trtlog.events.run import RunHeader
 from trtlog.parse import rows
 from trtlog.parse.rows import Item, Row, RowBlock
@@ -52,7 +64,9 @@ _set_layer: _Setter = AutotuningEvent.__dict__["layer"].__set__
 _set_formats: _Setter = AutotuningEvent.__dict__["formats"].__set__
 _set_runner: _Setter = AutotuningEvent.__dict__["runner"].__set__
 _set_runner_id: _Setter = AutotuningEvent.__dict__["runner_id"].__set__
-_set_build: _Setter = AutotuningEvent.__dict__["build"].__set__
+_set_run: _Setter = Event.__dict__["run"].__set__
+_set_build: _Setter = Event.__dict__["build"].__set__
+_set_strategy: _Setter = Event.__dict__["strategy"].__set__
 
 
 def replace(event: E, **values: Any) -> E:
@@ -68,7 +82,8 @@ class _AutotuningContext:
     """Where the builder is in its tactic search."""
 
     def __init__(self) -> None:
-        self.build = 0
+        # (run, build, strategy) of the items being linked (``_Place``).
+        self.place: tuple[int | None, int | None, int | None] = (0, None, None)
         self.layer: str | None = None
         self.runner_layer: str | None = None
         self.formats: str | None = None
@@ -102,17 +117,15 @@ class _AutotuningContext:
             self.formats = None
             self.runner_ids.clear()
             self.reset_runner()
-            return replace(event, build=self.build) if self.build else event
+            return event
         if isinstance(event, FormatCombination):
             self.enter_combination(event.inputs, event.outputs)
             _set_layer(event, self.layer)
             _set_formats(event, self.formats)
-            _set_build(event, self.build)
             return event
         if isinstance(event, TimingRunner):
             self.enter_runner(event.layer, event.runner, event.runner_id)
             _set_formats(event, self.formats)
-            _set_build(event, self.build)
             return event
         if isinstance(event, SetTacticName):
             if event.tactic is None:
@@ -127,12 +140,10 @@ class _AutotuningContext:
         if isinstance(event, FastestTactic) and event.runner is not None:
             # 8.6+ name layer and runner on the fastest-tactic line itself.
             _set_formats(event, self.formats)
-            _set_build(event, self.build)
             return event
         if isinstance(event, RunnerSkipped) and event.layer is not None:
             _set_formats(event, self.formats)
             _set_runner(event, event.skipped_runner)
-            _set_build(event, self.build)
             return event
         if isinstance(event, RunnerSkipped):
             self._with_context(event)
@@ -145,7 +156,7 @@ class _AutotuningContext:
             _set_runner_id(event, self.runner_ids.get(event.chosen_runner))
             return event
         if isinstance(event, TimingCacheHit):
-            return replace(event, layer=event.subject, build=self.build)
+            return replace(event, layer=event.subject)
         return self._with_context(event)
 
     def link_row(self, row: Row) -> Row:
@@ -154,15 +165,21 @@ class _AutotuningContext:
         context: tuple[Any, ...]
         if kind is FormatCombination:
             self.enter_combination(row[rows.INPUTS], row[rows.OUTPUTS])
-            context = (self.layer, self.formats, row[rows.RUNNER], row[rows.RUNNER_ID], self.build)
+            context = (
+                *self.place,
+                self.layer,
+                self.formats,
+                row[rows.RUNNER],
+                row[rows.RUNNER_ID],
+            )
         elif kind is TimingRunner:
             layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
             self.enter_runner(layer, runner, runner_id)
-            context = (layer, self.formats, runner, runner_id, self.build)
+            context = (*self.place, layer, self.formats, runner, runner_id)
         elif kind is FastestTactic and row[rows.RUNNER] is not None:
             # 8.6+ name layer and runner on the fastest-tactic line itself.
             layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
-            context = (layer, self.formats, runner, runner_id, self.build)
+            context = (*self.place, layer, self.formats, runner, runner_id)
         else:
             if kind is SetTacticName:
                 tactic = row[rows.NAME_TACTIC]
@@ -176,13 +193,13 @@ class _AutotuningContext:
                     rest = row[rows.KERNEL_PARAMETERS + 1 :]
                     row = (*row[: rows.KERNEL], kernel, parameters, *rest)
             context = (
+                *self.place,
                 self.runner_layer or self.layer,
                 self.formats,
                 self.runner,
                 self.runner_id,
-                self.build,
             )
-        return (*row[: rows.LAYER], *context, *row[rows.BUILD + 1 :])
+        return (*row[: rows.RUN], *context, *row[rows.RUNNER_ID + 1 :])
 
     def link_block(self, block: RowBlock) -> None:
         """``link_row`` for each row of a block of tactic timings, in place."""
@@ -198,7 +215,7 @@ class _AutotuningContext:
             block.kernels, block.parameters = kernels, parameters
         block.layer = self.runner_layer or self.layer
         block.formats, block.runner, block.runner_id = self.formats, self.runner, self.runner_id
-        block.build = self.build
+        block.run, block.build, block.strategy = self.place
 
     def _link_named_block(self, block: RowBlock) -> None:
         """A 7.x-8.5 block's kernel names and timings in line order: each name is noted (and
@@ -233,57 +250,185 @@ class _AutotuningContext:
         _set_formats(event, self.formats)
         _set_runner(event, self.runner)
         _set_runner_id(event, self.runner_id)
-        _set_build(event, self.build)
         return event
 
 
-class _Builds:
-    """Numbers the optimisation passes (builds) of the log."""
+# Graph optimisation happens only while an engine is built.
+_GRAPH_WORK = (
+    LayerCount,
+    LayersFused,
+    LayerRemoved,
+    LayerTypeConverted,
+    LayerEliminated,
+    LayersMerged,
+    GraphRewrite,
+    LayersSwapped,
+    TensorRetargeted,
+    QuantizationParams,
+    ReformatLayerAdded,
+    LayersRunningOn,
+    LayerPlacement,
+)
+# Lines printed before a model is built (parsing it, the tool's options): after a build has
+# ended they belong to none.
+_BEFORE_BUILD_FAMILIES = frozenset({"onnx", "options", "run"})
+# Markers a build prints once, in every version and at INFO level: a second one starts another
+# build. "Engine generation completed" ends each 10.x backend strategy, and "Detected N inputs
+# and M output network tensors" is printed once per strategy.
+_ONCE_PER_BUILD = frozenset({"built", "allocation", "peak", "engine building", "torch"})
+
+
+def _build_marker(event: Event) -> tuple[str, bool] | None:
+    """The kind of build marker ``event`` is, and whether it ends the build (or strategy)."""
+    kind = type(event)
+    if kind is PhaseDuration:
+        phase = event.phase  # type: ignore[attr-defined]
+        if phase == "Engine generation":
+            return "generation", True
+        if phase == "Engine built":  # trtexec
+            return "built", True
+        if phase == "Engine building":  # Polygraphy
+            return "engine building", True
+        if phase == "Build TRT engine":  # Torch-TensorRT
+            return "torch", True
+    elif kind is MemUsageChange:
+        if event.what.startswith("TensorRT-managed allocation in building engine"):  # type: ignore[attr-defined]
+            return "allocation", True
+    elif kind is MemUsageStats:
+        if event.what.startswith("Peak memory usage of TRT CPU/GPU"):  # type: ignore[attr-defined]
+            return "peak", False
+    elif kind is BuilderNote:
+        text: str = event.text  # type: ignore[attr-defined]
+        if text.startswith("Detected ") and text.endswith("network tensors."):
+            return "detected", False
+    return None
+
+
+class _Place:
+    """Which run, engine build and backend strategy the log is in.
+
+    A run starts at each ``&&&& RUNNING`` header that follows other content. A build starts
+    with the first line that only a build prints (graph optimisation, tactic tuning, 7.1's
+    layer placement, a build marker at INFO level) after the previous build ended, or at a
+    second ``Original:`` stage count; it ends at "Engine generation completed", trtexec's
+    "Engine built in", the allocation note or Polygraphy's and Torch-TensorRT's build times.
+    What follows an ended build in the same run (its engine's layers, memory totals, the
+    inference that uses it) still belongs to it. 10.x builds the graph with several backend
+    strategies and keeps one: each "Building graph using backend strategy N" continues the
+    build with strategy N, and once the builder has chosen, events carry the kept strategy.
+    """
 
     def __init__(self) -> None:
-        self.current = 0
-        self._started = False
-        self._strategy_seen = False
+        self.run = 0
+        self.content = False
+        self.builds = 0
+        self.build: int | None = None
+        self.open = False
+        self.strategy: int | None = None
+        self.kept: int | None = None
+        self.strategies = False
+        self.stages = False
+        self.markers: set[str] = set()
 
-    def start(self) -> None:
-        if self._started:
-            self.current += 1
-        self._started = True
-        self._strategy_seen = False
+    def value(self) -> tuple[int | None, int | None, int | None]:
+        return self.run, self.build, self.strategy
 
-    def saw_content(self) -> None:
-        self._started = True
+    def last(self) -> tuple[int | None, int | None, int | None]:
+        """The place of an event after the log's last line (None before any content)."""
+        if not self.content:
+            return None, None, None
+        return self.value()
 
-    def strategy(self) -> None:
-        # 10.x: the first backend strategy continues the pass "Original:" opened; each further
-        # strategy rebuilds the graph from the network and is a pass of its own.
-        if self._strategy_seen:
-            self.start()
-        self._started = True
-        self._strategy_seen = True
+    def new_run(self) -> None:
+        if self.content:
+            self.run += 1
+        self.content = True
+        self.build = self.strategy = self.kept = None
+        self.open = self.strategies = False
+
+    def new_build(self) -> None:
+        self.build = self.builds
+        self.builds += 1
+        self.open = True
+        self.strategy = self.kept = None
+        self.strategies = self.stages = False
+        self.markers = set()
+
+    def building(self) -> None:
+        """Content only a build prints."""
+        self.content = True
+        if not self.open:
+            self.new_build()
+
+    def layer_count(self, stage: str) -> None:
+        if stage == "Original" and self.open and self.stages:
+            # A second "Original:" without a strategy between: another build.
+            self.new_build()
+        self.building()
+        self.stages = True
+
+    def backend_strategy(self, event: BackendStrategy) -> None:
+        self.content = True
+        if event.action == "building":
+            if self.build is None or (not self.open and not self.strategies):
+                self.new_build()
+            self.open = True
+            self.strategies = True
+            self.stages = False
+            self.strategy = event.strategy
+            return
+        if event.action in ("initial", "chosen"):
+            self.kept = event.strategy
+        # Once the builder has compared, what follows is of the engine it kept.
+        self.strategy = self.kept
+
+    def marker(self, kind: str, ends: bool) -> None:
+        self.content = True
+        if self.build is None or (kind in _ONCE_PER_BUILD and kind in self.markers):
+            self.new_build()
+        self.markers.add(kind)
+        if ends:
+            self.open = False
+
+    def place(self, event: Event) -> tuple[int | None, int | None, int | None]:
+        """The place of an event that neither starts nor ends a build."""
+        self.content = True
+        if self.open or self.build is None or event.family not in _BEFORE_BUILD_FAMILIES:
+            return self.run, self.build, self.strategy
+        return self.run, None, None
 
 
-def fold(events: Iterable[Item]) -> Iterator[Item]:
+Place = tuple[int | None, int | None, int | None]
+
+
+def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
     """Yield ``events`` in order, each linked to the context of the events before it. Rows
-    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows."""
+    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows. Returns the
+    (run, build, strategy) the log ended in: what trtexec's exports beside it describe."""
     tuning = _AutotuningContext()
-    builds = _Builds()
+    where = _Place()
     section: str | None = None
     legacy_metric: str | None = None
     for event in events:
         if type(event) is RowBlock:
             section = None
+            if event.kind is not MyelinTrace:
+                where.building()
+            tuning.place = where.value()
             if event.kind is TacticTiming:
-                builds.saw_content()
-                tuning.build = builds.current
                 tuning.link_block(event)
+            else:
+                event.run, event.build, event.strategy = tuning.place
             yield event
             continue
         if type(event) is tuple:
             section = None
             if event[0] is not MyelinTrace:
-                builds.saw_content()
-                tuning.build = builds.current
+                where.building()
+            tuning.place = where.value()
+            if event[0] is MyelinTrace:
+                event = (*event[: rows.RUN], *tuning.place, *event[rows.STRATEGY + 1 :])
+            else:
                 event = tuning.link_row(event)
             yield event
             continue
@@ -291,37 +436,45 @@ def fold(events: Iterable[Item]) -> Iterator[Item]:
         # section.
         if isinstance(event, AutotuningEvent):
             section = None
-            builds.saw_content()
-            tuning.build = builds.current
-            yield tuning.link(event)
-            continue
-        assert isinstance(event, Event)
-        if not isinstance(event, _SECTION_CONTINUES):
-            section = None
-        if isinstance(event, OptionLine):
-            yield replace(event, section=section) if section else event
-        elif isinstance(event, SectionHeader):
-            section = event.title
-            yield event
-        elif isinstance(event, ReformatLayerAdded):
-            yield replace(event, build=builds.current) if builds.current else event
-        elif isinstance(event, LayerCount):
-            if event.stage == "Original":
-                builds.start()
-            else:
-                builds.saw_content()
-            yield replace(event, build=builds.current) if builds.current else event
-        elif isinstance(event, BackendStrategy):
-            if event.action == "building":
-                builds.strategy()
-            yield event
-        elif isinstance(event, RunHeader):
-            legacy_metric = None
-            yield event
-        elif isinstance(event, LegacyPerfHeader):
-            legacy_metric = event.metric
-            yield event
-        elif isinstance(event, LegacyPerfStatistic):
-            yield replace(event, metric=legacy_metric)
+            where.building()
+            place = tuning.place = where.value()
+            tuning.link(event)
         else:
-            yield event
+            assert isinstance(event, Event)
+            if not isinstance(event, _SECTION_CONTINUES):
+                section = None
+            if isinstance(event, LayerCount):
+                where.layer_count(event.stage)
+            elif isinstance(event, _GRAPH_WORK):
+                where.building()
+            elif isinstance(event, BackendStrategy):
+                where.backend_strategy(event)
+            elif isinstance(event, RunHeader):
+                where.new_run()
+                legacy_metric = None
+            else:
+                marker = _build_marker(event)
+                if marker is not None:
+                    where.marker(*marker)
+            if isinstance(event, BackendStrategy):
+                # The strategy a decision names is its own.
+                place = (where.run, where.build, event.strategy)
+            else:
+                place = where.place(event)
+            if isinstance(event, OptionLine):
+                if section:
+                    _set_field(event, "section", section)
+            elif isinstance(event, SectionHeader):
+                section = event.title
+            elif isinstance(event, LegacyPerfHeader):
+                legacy_metric = event.metric
+            elif isinstance(event, LegacyPerfStatistic):
+                _set_field(event, "metric", legacy_metric)
+        run, build, strategy = place
+        _set_run(event, run)
+        if build is not None:
+            _set_build(event, build)
+            if strategy is not None:
+                _set_strategy(event, strategy)
+        yield event
+    return where.last()

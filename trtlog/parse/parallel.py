@@ -34,7 +34,7 @@ from trtlog.parse.blocks import text_chunks
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.envelope import NO_ENVELOPE, split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
-from trtlog.parse.fold import fold
+from trtlog.parse.fold import Place, fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts
 from trtlog.parse.rows import Item
@@ -109,6 +109,8 @@ class ParallelParse:
     once_forked: Callable[[], object] | None = None
     counts: LineCounts = field(default_factory=LineCounts)
     physical_lines: int = 0
+    # The (run, build, strategy) the log ended in, once read (see ``fold``).
+    last_place: Place = (None, None, None)
 
     def items(self) -> Iterator[Item]:
         """The log's items in order, linked by the fold. Raises ``LogSourceError`` when the log
@@ -124,14 +126,14 @@ class ParallelParse:
                 yield from self._one_pass(stream)
                 return
         try:
-            yield from fold(self._linked_pieces(pieces))
+            self.last_place = yield from fold(self._linked_pieces(pieces))
         except BrokenProcessPool as error:
             raise LogSourceError(f"{self.path}: a parsing worker process died") from error
 
     def _one_pass(self, stream: BinaryIO) -> Iterator[Item]:
         items = StreamItems()
         try:
-            yield from items.folded(stream)
+            self.last_place = yield from items.folded(stream)
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{self.path}: read failed ({error})") from error
         self.counts, self.physical_lines = items.parser.counts, items.physical_lines

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import BinaryIO
 
 from trtlog.events.base import Event
 from trtlog.parse.blocks import BlockScanner, ParsedLine, text_chunks
 from trtlog.parse.collection import rare_collections
-from trtlog.parse.fold import fold
+from trtlog.parse.fold import Place, fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
@@ -79,8 +79,8 @@ class StreamItems:
         records = assemble_records(self._scanner.scan(chunks))
         return _record_events(records, self.parser)
 
-    def folded(self, stream: BinaryIO) -> Iterator[Item]:
-        """The linked items of a stream's lines."""
+    def folded(self, stream: BinaryIO) -> Generator[Item, None, Place]:
+        """The linked items of a stream's lines; returns the place the log ended in (``fold``)."""
         return fold(self.of_chunks(text_chunks(stream)))
 
 

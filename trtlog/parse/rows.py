@@ -1,17 +1,17 @@
 """Rows: the events that fill most of a verbose log, carried as plain tuples.
 
 A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel
-names, and around them the format combinations, timing runners and fastest tactics (850,000 per
-GB of a 10.x log). Building a frozen event object for each costs more than parsing the line, and
+names, and around them the format combinations, timing runners and fastest tactics (850,000 per GB
+of a 10.x log). Building a frozen event object for each costs more than parsing the line, and
 keeping them all costs gigabytes. So the fast path hands these kinds on as rows: a tuple whose
-first item is the event class and whose other items are that event's field values in the order
-of ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``, ``producer``,
-then the class's own). A tactic id in a row may be a plain ``int`` (a fastest tactic's is:
-pickling a ``TacticId`` costs a call into Python per id when a worker process hands its rows
-back); ``materialize`` makes it a ``TacticId``. The grammar makes events of the same forms where
-the fast path declines a line, so a reader of items meets each of these kinds both as a row and
-as an event. The fold links rows as it links events, the table builders read rows directly, and
-``materialize`` turns a row into the event it stands for when events are asked for
+first item is the event class and whose other items are that event's field values in the order of
+``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``, ``producer``, ``run``,
+``build``, ``strategy``, then the class's own). A tactic id in a row may be a plain ``int`` (a
+fastest tactic's is: pickling a ``TacticId`` costs a call into Python per id when a worker process
+hands its rows back); ``materialize`` makes it a ``TacticId``. The grammar makes events of the same
+forms where the fast path declines a line, so a reader of items meets each of these kinds both as a
+row and as an event. The fold links rows as it links events, the table builders read rows directly,
+and ``materialize`` turns a row into the event it stands for when events are asked for
 (``parse_file``, ``--format json``). A row and its event are the same thing:
 ``tests/test_fast_path.py`` checks ``materialize(row)`` against the grammar's event.
 """
@@ -82,12 +82,14 @@ class RowBlock:
     # (0 for its first line); the timings fill the other places, in order.
     names: list[Row] | None = None
     name_offsets: list[int] | None = None
-    # The context the fold links (see ``AutotuningEvent``).
+    # The context the fold links (see ``Event`` and ``AutotuningEvent``).
+    run: int | None = None
+    build: int | None = None
+    strategy: int | None = None
     layer: str | None = None
     formats: str | None = None
     runner: str | None = None
     runner_id: int | None = None
-    build: int = 0
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through ``__init__``: a class compiled by mypyc (``setup.py``) cannot be made
@@ -120,14 +122,15 @@ class RowBlock:
 
     def rows(self) -> Iterator[Row]:
         head = (self.envelope.timestamp, self.envelope.severity, self.envelope.producer)
+        place = (self.run, self.build, self.strategy)
         line = self.first_line
         if self.trace is not None:
             for number, message in enumerate(self.trace.split("\n"), start=line):
                 # The text after the "(foreignNode)" or "(myelin)" that starts the message.
                 text = message[message.index(")") + 1 :]
-                yield (MyelinTrace, number, number, *head, text.strip())
+                yield (MyelinTrace, number, number, *head, *place, text.strip())
             return
-        context = (self.layer, self.formats, self.runner, self.runner_id, self.build)
+        context = (*place, self.layer, self.formats, self.runner, self.runner_id)
         kernels = self.kernels or [None] * len(self.tactics)
         parameters = self.parameters or [None] * len(self.tactics)
         names = dict(zip(self.name_offsets or (), self.names or (), strict=True))
@@ -183,12 +186,16 @@ def _index(cls: type[Event], name: str) -> int:
     return 1 + FIELD_NAMES[cls].index(name)
 
 
-# Positions in a row (the class is at 0). The fields every event has come first.
-LINE, END_LINE, TIMESTAMP, SEVERITY, PRODUCER = 1, 2, 3, 4, 5
-# Autotuning rows: the context the fold links, then the event's own fields.
+# Positions in a row (the class is at 0). The fields every event has come first: the envelope's,
+# then the run, build and strategy the fold sets.
+LINE, END_LINE, TIMESTAMP, SEVERITY, PRODUCER, RUN, BUILD, STRATEGY = 1, 2, 3, 4, 5, 6, 7, 8
+PLACE = slice(RUN, STRATEGY + 1)
+# The place before the fold sets it.
+NO_PLACE = (None, None, None)
+# Autotuning rows: the place and the tuning context the fold links, then the event's own fields.
 LAYER = _index(TacticTiming, "layer")
-BUILD = _index(TacticTiming, "build")
-CONTEXT = slice(LAYER, BUILD + 1)
+RUNNER_ID = _index(TacticTiming, "runner_id")
+CONTEXT = slice(RUN, RUNNER_ID + 1)
 TACTIC = _index(TacticTiming, "tactic")
 TIME_MS = _index(TacticTiming, "time_ms")
 KERNEL = _index(TacticTiming, "kernel")
@@ -203,11 +210,12 @@ FASTEST_TACTIC = _index(FastestTactic, "tactic")
 FASTEST_MS = _index(FastestTactic, "time_ms")
 PROFILING_SECONDS = _index(FastestTactic, "profiling_seconds")
 RUNNER = _index(FastestTactic, "runner")
-RUNNER_ID = _index(FastestTactic, "runner_id")
 assert all(
-    _index(cls, "layer") == LAYER and _index(cls, "build") == BUILD
+    _index(cls, "run") == RUN
+    and _index(cls, "strategy") == STRATEGY
+    and (cls is MyelinTrace or _index(cls, "layer") == LAYER == STRATEGY + 1)
+    and (cls is MyelinTrace or _index(cls, "runner_id") == RUNNER_ID)
     for cls in ROW_CLASSES
-    if cls is not MyelinTrace
 )
 
 _MAKERS = {cls: value_maker(cls) for cls in ROW_CLASSES}
@@ -253,11 +261,15 @@ __all__ = [
     "KERNEL",
     "LAYER",
     "LINE",
+    "NO_PLACE",
     "OUTPUTS",
+    "PLACE",
     "PROFILING_SECONDS",
     "ROW_CLASSES",
+    "RUN",
     "RUNNER",
     "RUNNER_ID",
+    "STRATEGY",
     "TACTIC",
     "TIMESTAMP",
     "TIME_MS",

@@ -29,7 +29,7 @@ class RunRules(RecordTransformer):
             program=str(program),
             command=(text(command) or "").strip(),
             version=_version(version),
-            build=_build(build),
+            version_build=_build(build),
         )
 
     def polygraphy_run_header(self, command: Token) -> RunHeader:
@@ -49,7 +49,7 @@ class RunRules(RecordTransformer):
             program=str(program),
             command=(text(command) or "").strip(),
             version=_version(version),
-            build=_build(build),
+            version_build=_build(build),
         )
 
     def polygraphy_run_footer(
