@@ -78,9 +78,9 @@ class BuildLog:
 
     Build one with ``trtlog.load(path)`` (parses, or reads the store) or
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.engine_builds``,
-    ``log.stages``, ``log.tactics``, ``log.choices``, ``log.fusions``, ``log.provenance``, ``log.reformats``,
-    ``log.memory``, ``log.memory_totals``, ``log.layers``, ``log.perf``, ``log.profile``,
-    ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
+    ``log.stages``, ``log.tactics``, ``log.choices``, ``log.fusions``, ``log.provenance``,
+    ``log.reformats``, ``log.memory``, ``log.memory_totals``, ``log.layers``, ``log.perf``,
+    ``log.profile``, ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
     """
 
     def __init__(
