@@ -80,7 +80,8 @@ class BuildLog:
     ``BuildLog.from_parsed(parsed)``; read tables as attributes: ``log.engine_builds``,
     ``log.stages``, ``log.tactics``, ``log.choices``, ``log.fusions``, ``log.provenance``,
     ``log.reformats``, ``log.memory``, ``log.memory_totals``, ``log.layers``, ``log.perf``,
-    ``log.profile``, ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``, ``log.options``.
+    ``log.profile``, ``log.warnings``, ``log.timeline``, ``log.precision``, ``log.times``,
+    ``log.options``.
     """
 
     def __init__(
