@@ -7,7 +7,8 @@
 the runner-up is), ``tactics_tried`` (timed), ``tactics_skipped``, ``runners_tried``,
 ``runners_skipped`` ("Runner (reason)", comma-separated), ``tuning_seconds`` (profiling time
 TensorRT reported, 8.6+), ``tuning_span_seconds`` (first to last timestamp of the combination,
-one-second resolution), ``line``.
+one-second resolution), ``in_engine`` (the engine layer of this name runs this tactic:
+``trtlog.analysis.engine_tactics``), ``line``.
 
 The winner is the chosen runner and tactic's fastest timing; the runner-up is the fastest
 timing of any other runner or tactic in the same combination. Ties go to the line logged first.
@@ -48,6 +49,7 @@ CHOICE_COLUMNS = [
     "runners_skipped",
     "tuning_seconds",
     "tuning_span_seconds",
+    "in_engine",
     "line",
 ]
 
@@ -58,6 +60,7 @@ _TYPES = {
     "runner_id": "Int64",
     "tactics_tried": "int64",
     "runners_tried": "int64",
+    "in_engine": bool,
 }
 
 
@@ -113,6 +116,8 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
         best.notna() & (best != 0), (runner_up - best) / best * 100, math.nan
     )
     choices["runner"], choices["tactic"] = choices["runner_name"], choices["tactic_id"]
+    # Set from the engine's listings by ``TableStream``.
+    choices["in_engine"] = False
     return choices[CHOICE_COLUMNS].astype(_TYPES)
 
 

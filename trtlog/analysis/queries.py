@@ -74,7 +74,8 @@ _IMPLEMENTATION = ["layer", "formats", "runner", "tactic", "kernel"]
 
 def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
     """Every tactic timed for the matching layers, per format combination and fastest first,
-    with how far each is behind the combination's best and the chosen one marked."""
+    with how far each is behind the combination's best, the chosen ones marked, and the one
+    the engine runs."""
     matched = match_layers(log.distinct("tactics", "layer"), pattern, "tactic timings")
     rows = log.rows_where("tactics", "layer", matched).copy()
     best = rows.groupby("combination")["time_ms"].transform("min")
@@ -86,6 +87,7 @@ def tactics_of_layers(log: BuildLog, pattern: str) -> pd.DataFrame:
         "time_ms",
         "behind_best_percent",
         "chosen",
+        "in_engine",
         "line",
     ]
     return rows[columns].reset_index(drop=True)
@@ -105,6 +107,7 @@ def layer_choices(log: BuildLog, pattern: str) -> pd.DataFrame:
         "runner_up_ms",
         "gap_percent",
         "tactics_tried",
+        "in_engine",
     ]
     return rows[columns].reset_index(drop=True)
 
@@ -132,6 +135,7 @@ def choices_view(log: BuildLog, sort: str = "time", top: int | None = None) -> p
         "runners_tried",
         "runners_skipped",
         "tuning_seconds",
+        "in_engine",
     ]
     view = view[columns]
     return (view.head(top) if top else view).reset_index(drop=True)
@@ -171,6 +175,7 @@ def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:
         "input_formats",
         "output_formats",
         "kernel",
+        "tactic_ms",
         "time_ms",
         "percent",
     ]

@@ -95,13 +95,20 @@ class TableStream:
 
     # One by one, so that a table can be written while the next is built (``Store``).
     def tactics_table(self) -> pd.DataFrame:
-        return self.tactics.tactics_table()
+        from trtlog.analysis.engine_tactics import engine_tactics, in_engine
+
+        tactics = self.tactics.tactics_table()
+        tactics["in_engine"] = in_engine(tactics, engine_tactics(self.events), tactics["chosen"])
+        return tactics
 
     def choices_table(self, tactics: pd.DataFrame) -> pd.DataFrame:
         """The choices, given the ``tactics_table``."""
         from trtlog.analysis.choices import choices_frame
+        from trtlog.analysis.engine_tactics import engine_tactics, in_engine
 
-        return choices_frame(tactics, self.tactics.choice_columns())
+        choices = choices_frame(tactics, self.tactics.choice_columns())
+        choices["in_engine"] = in_engine(choices, engine_tactics(self.events))
+        return choices
 
     def timeline_table(self) -> pd.DataFrame:
         return self.timeline.table()

@@ -5,8 +5,9 @@ the format combination being tuned), ``layer``, ``formats`` ("in -> out"), ``run
 ``runner_id``, ``block`` (number of the timing runner block), ``tactic`` ("0x%016x"), ``kernel``,
 ``time_ms`` (missing when not timed), ``rank`` (1 = fastest within its layer, format combination
 and runner), ``fastest`` (the tactic TensorRT reported as fastest for that runner), ``chosen`` (the
-tactic finally chosen), ``line``. Text columns are categorical (a large log times millions of
-tactics over a few thousand names).
+tactic finally chosen for its format combination and runner), ``in_engine`` (a chosen tactic the
+engine layer of this name runs: ``trtlog.analysis.engine_tactics``), ``line``. Text columns are
+categorical (a large log times millions of tactics over a few thousand names).
 
 ``choices`` columns, one row per ``Chose Runner Type`` line: see ``trtlog.analysis.choices``.
 """
@@ -56,6 +57,7 @@ TACTIC_COLUMNS = [
     "rank",
     "fastest",
     "chosen",
+    "in_engine",
     "line",
 ]
 _NO_RUNNER_ID = -1
@@ -348,6 +350,8 @@ class TacticCollector:
             "rank": rank,
             "fastest": fastest,
             "chosen": _chosen(combination, runner, tactic, self.choice_columns()),
+            # Set from the engine's listings by ``TableStream``.
+            "in_engine": np.zeros(len(tactic), dtype=bool),
             "line": line,
         }
         return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
