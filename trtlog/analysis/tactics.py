@@ -3,7 +3,9 @@
 ``tactics`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``combination`` (number of
 the format combination being tuned), ``layer``, ``formats`` ("in -> out"), ``runner``,
 ``runner_id``, ``block`` (number of the timing runner block), ``tactic`` ("0x%016x"), ``kernel``,
-``time_ms`` (missing when not timed), ``rank`` (1 = fastest within its layer, format combination
+``time_ms`` (missing when not timed), ``skip_reason`` ("time limit" for a tactic 8.6 stopped
+timing because its pre-run exceeded the time limit: ``time_ms`` is that pre-run's; missing for
+a tactic timed in full), ``rank`` (1 = fastest within its layer, format combination
 and runner), ``fastest`` (the tactic TensorRT reported as fastest for that runner), ``chosen`` (the
 tactic finally chosen for its format combination and runner), ``in_engine`` (a chosen tactic the
 engine layer of this name runs: ``trtlog.analysis.engine_tactics``), ``line``. Text columns are
@@ -54,6 +56,7 @@ TACTIC_COLUMNS = [
     "tactic",
     "kernel",
     "time_ms",
+    "skip_reason",
     "rank",
     "fastest",
     "chosen",
@@ -100,6 +103,8 @@ class TacticCollector:
         self._tactic = array("Q")
         self._time = array("d")
         self._kernel = TextColumn()
+        # The timing runner blocks and tactics of "Fast skip Tactic" lines (8.6).
+        self._fast_skipped: set[tuple[int, int]] = set()
 
     def feed(self, item: Item) -> None:
         if type(item) is RowBlock:
@@ -181,7 +186,11 @@ class TacticCollector:
         elif isinstance(item, FastestTactic):
             self._add_fastest(item, current)
         elif isinstance(item, TacticSkipped):
-            current.skipped_tactics += 1
+            if item.reason == "time limit":
+                # Timed all the same (its pre-run's time): not counted as skipped.
+                self._fast_skipped.add((self._block, int(item.tactic)))
+            else:
+                current.skipped_tactics += 1
         elif isinstance(item, RunnerSkipped):
             current.skipped_runners += (f"{item.skipped_runner} ({item.reason})",)
         elif isinstance(item, ChoseRunner):
@@ -347,6 +356,7 @@ class TacticCollector:
             "tactic": tactic_texts(tactic),
             "kernel": self._kernel.categorical(),
             "time_ms": time,
+            "skip_reason": self._skip_reasons(block, tactic),
             "rank": rank,
             "fastest": fastest,
             "chosen": _chosen(combination, runner, tactic, self.choice_columns()),
@@ -355,6 +365,17 @@ class TacticCollector:
             "line": line,
         }
         return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
+
+    def _skip_reasons(self, block: np.ndarray, tactic: np.ndarray) -> pd.Categorical:
+        import pandas as pd
+
+        codes = np.full(len(tactic), -1, dtype="int8")
+        if self._fast_skipped:
+            blocks = np.array(sorted({number for number, _ in self._fast_skipped}))
+            for position in np.flatnonzero(np.isin(block, blocks)):
+                if (int(block[position]), int(tactic[position])) in self._fast_skipped:
+                    codes[position] = 0
+        return pd.Categorical.from_codes(codes, categories=["time limit"])
 
 
 def _timing_stretches(block: RowBlock) -> list[tuple[int, int]]:

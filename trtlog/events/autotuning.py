@@ -73,8 +73,9 @@ class TacticTiming(AutotuningEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TacticSkipped(AutotuningEvent):
     """A tactic that was not timed; ``reason`` is "scratch" (not enough workspace: requested and
-    available scratch bytes are set), "only option", or "insufficient memory" (8.x-10.x; the
-    requested bytes are set where the log gives bytes, 9.x and later)."""
+    available scratch bytes are set), "only option", "insufficient memory" (8.x-10.x; the
+    requested bytes are set where the log gives bytes, 9.x and later), or "time limit" (8.6: its
+    pre-run exceeded the time limit, and the time printed for it is that of the pre-run)."""
 
     tactic: TacticId
     reason: str

@@ -135,6 +135,9 @@ class AutotuningRules(RecordTransformer):
             **self.fields(), tactic=TacticId.parse(tactic), reason="insufficient memory"
         )
 
+    def tactic_fast_skipped(self, tactic: Token) -> TacticSkipped:
+        return TacticSkipped(**self.fields(), tactic=TacticId.parse(tactic), reason="time limit")
+
     def tactic_device_request(self, requested: Token, available: Token) -> TacticDeviceRequest:
         return TacticDeviceRequest(
             **self.fields(),
