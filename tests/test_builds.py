@@ -147,3 +147,11 @@ def test_one_trtexec_build_is_one_build_everywhere(name: str) -> None:
     assert log.summary.builds == 1
     for table in ("stages", "tactics", "choices", "layers", "fusions", "engine_builds"):
         assert set(log.table(table)["build"].dropna()) == {0}, table
+
+
+def test_torch_tensorrt_reports_its_build_time() -> None:
+    log = corpus_build_log("torchtrt_trt10.6_dynamo_debug_dinov2_ansi.log")
+    # Line 24322, after a cursor-up code: "INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:
+    # Build TRT engine elapsed time: 0:00:04.808916".
+    assert (log.summary.builds, log.summary.build_seconds) == (1, pytest.approx(4.808916))
+    assert log.engine_builds["seconds"].tolist() == [pytest.approx(4.808916)]

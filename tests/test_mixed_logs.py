@@ -113,3 +113,45 @@ def test_without_sparsity_notes_the_columns_are_missing() -> None:
     log = BuildLog.from_parsed(parse_text(SPARSE_BUILD.split("[07/07/2026-06:14:38]")[0]))
     assert log.layers["sparse_tactic"].isna().all()
     assert log.layers["sparse_eligible"].isna().all()
+
+
+# Torch-TensorRT 2.x's own Python loggers (lines as torch-tensorrt 2.5 prints them with
+# TensorRT 10.6; the build time after the progress bar's cursor-up code).
+TORCH_TENSORRT_DYNAMO = """\
+DEBUG:torch_tensorrt.dynamo.lowering.passes.remove_input_alias_fixing_clones:Removing node clone_12 from graph, since it is a clone node which is the only user of placeholder arg210_1 and was inserted by the compiler.
+INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:TRT INetwork construction elapsed time: 0:00:08.304947
+INFO:torch_tensorrt [TensorRT Conversion Context]:[MemUsageChange] Init builder kernel library: CPU +1636, GPU +288, now: CPU 3867, GPU 1637 (MiB)
+\x1b[1AINFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:Build TRT engine elapsed time: 0:00:04.808916
+INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:TRT Engine uses: 5411340 bytes of Memory
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_torch_tensorrt_build_time_is_a_build(fast: bool) -> None:
+    from trtlog.events import PhaseDuration
+
+    log = parse_text(TORCH_TENSORRT_DYNAMO, fast=fast)
+    phases = [
+        (event.line, event.phase, event.seconds, event.build) for event in log.of(PhaseDuration)
+    ]
+    assert phases == [
+        (2, "TRT INetwork construction", pytest.approx(8.304947), None),
+        (4, "Build TRT engine", pytest.approx(4.808916), 0),
+    ]
+    # Its other messages are its own, never TensorRT's (no "Removing <layer>" here).
+    assert [type(event) for event in log.events if event.line in (1, 5)] == [Foreign, Foreign]
+    summary = summarize(log)
+    assert (summary.builds, summary.build_seconds) == (1, pytest.approx(4.808916))
+    assert log.counts.unrecognized == 0 and log.counts.foreign == 2
+
+
+@pytest.mark.parametrize(
+    "seconds_text, seconds",
+    [("0:00:04.808916", 4.808916), ("1 day, 2:03:04", 93784.0), ("0:01:05", 65.0)],
+)
+def test_torch_tensorrt_elapsed_times(seconds_text: str, seconds: float) -> None:
+    from trtlog.events import PhaseDuration
+
+    line = f"INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:Build TRT engine elapsed time: {seconds_text}\n"
+    (phase,) = parse_text(line).of(PhaseDuration)
+    assert phase.seconds == pytest.approx(seconds)

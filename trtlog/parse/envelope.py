@@ -82,6 +82,13 @@ class Envelope:
 NO_ENVELOPE = Envelope(style="none")
 
 
+def torch_tensorrt_only(envelope: Envelope) -> bool:
+    """Whether the message is Torch-TensorRT 2.x's own, from one of its Python loggers: read by
+    the ``torch_tensorrt_message`` rule alone (it says much that TensorRT's forms would take
+    wrongly: "Removing node clone_12 from graph, since ...")."""
+    return envelope.style == "python-logging" and envelope.producer == "torch_tensorrt"
+
+
 @cache
 def parse_timestamp(text: str) -> datetime | None:
     """``[MM/DD/YYYY-HH:MM:SS]`` as printed by trtexec and the Python logger (local time)."""
@@ -230,8 +237,14 @@ class EnvelopeTransformer(Transformer):
     def python_logging_envelope(self, prefix: Token) -> Envelope:
         level, logger = prefix.split(":", 2)[:2]
         # torch-tensorrt 2.x relays TensorRT's logger as "[TensorRT Conversion Context]"; its
-        # other Python loggers (torch_tensorrt.dynamo...) speak for torch-tensorrt itself.
-        producer = "trt" if "[TensorRT Conversion Context]" in logger else "python"
+        # other Python loggers (torch_tensorrt.dynamo...) speak for torch-tensorrt itself: only
+        # its own forms are read from them (``torch_tensorrt_only``), the rest is foreign.
+        if "[TensorRT Conversion Context]" in logger:
+            producer = "trt"
+        elif logger == "torch_tensorrt" or logger.startswith("torch_tensorrt."):
+            producer = "torch_tensorrt"
+        else:
+            producer = "python"
         return Envelope("python-logging", None, _level(level), producer)
 
     def jetson_envelope(self, tag: Token) -> Envelope:

@@ -37,7 +37,12 @@ from trtlog.events.makers import HEAD_FIELDS, value_maker
 from trtlog.events.notes import BuilderNote
 from trtlog.events.phases import PhaseDuration
 from trtlog.events.pickling import reduce_slots
-from trtlog.parse.envelope import FOREIGN_PRODUCERS, WARNING_OR_WORSE, Envelope
+from trtlog.parse.envelope import (
+    FOREIGN_PRODUCERS,
+    WARNING_OR_WORSE,
+    Envelope,
+    torch_tensorrt_only,
+)
 from trtlog.parse.fast_forms import (
     FOREIGN_NODE_LITERAL,
     NUMBER,
@@ -148,7 +153,7 @@ class FastPath:
     def message(self, envelope: Envelope, body: str, line: int) -> Item | None:
         """The event (or row, see ``trtlog.parse.rows``) of a one-line record whose message is
         one of the hot forms, else None."""
-        if not body or envelope.producer in FOREIGN_PRODUCERS:
+        if not body or envelope.producer in FOREIGN_PRODUCERS or torch_tensorrt_only(envelope):
             return None
         head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
         if envelope.producer == "trtexec":

@@ -36,6 +36,7 @@ MESSAGE_START_RULES = (
     "trtexec_warning",
     "diagnostic",
     "foreign_message",
+    "torch_tensorrt_message",
 )
 
 

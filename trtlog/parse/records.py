@@ -30,6 +30,7 @@ from trtlog.parse.envelope import (
     WARNING_OR_WORSE,
     Envelope,
     split_envelope,
+    torch_tensorrt_only,
 )
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
@@ -133,6 +134,8 @@ def assemble_records(
 
 
 def _start_rule(envelope: Envelope) -> str:
+    if torch_tensorrt_only(envelope):
+        return "torch_tensorrt_message"
     if envelope.producer != "trtexec":
         return "message"
     return "trtexec_warning" if envelope.severity in WARNING_OR_WORSE else "trtexec_message"
@@ -246,7 +249,9 @@ class RecordParser:
     ) -> tuple[list[Event], int]:
         """Parse the record's first line with as many continuation lines as its message takes."""
         envelope = record.envelope
-        if envelope.producer in FOREIGN_PRODUCERS:
+        if envelope.producer in FOREIGN_PRODUCERS or (
+            torch_tensorrt_only(envelope) and not record.body.strip()
+        ):
             self._tally("foreign", record.line)
             return [
                 Foreign(
@@ -265,7 +270,7 @@ class RecordParser:
                 EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))
             ], 1
         starts = [_start_rule(envelope)]
-        if envelope.severity in WARNING_OR_WORSE:
+        if envelope.severity in WARNING_OR_WORSE and not torch_tensorrt_only(envelope):
             starts.append("diagnostic")
         for start in starts:
             used = len(lines)

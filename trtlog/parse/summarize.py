@@ -201,8 +201,16 @@ def _precision(log: ParsedLog) -> list[str]:
 
 
 def _build_seconds(log: ParsedLog) -> float | None:
-    """trtexec's own "Engine built in" where printed, else the builder's engine generation time."""
-    for name in ("Engine built", "Engine generation", "Building all engines"):
+    """trtexec's own "Engine built in" where printed, else the builder's engine generation time,
+    else what the program around the builder reports: TensorRT-LLM's time for all engines,
+    Polygraphy's "Finished engine building", Torch-TensorRT's "Build TRT engine elapsed time"."""
+    for name in (
+        "Engine built",
+        "Engine generation",
+        "Building all engines",
+        "Engine building",
+        "Build TRT engine",
+    ):
         durations = [event.seconds for event in log.of(PhaseDuration) if event.phase == name]
         if durations:
             return round(sum(durations), 6)

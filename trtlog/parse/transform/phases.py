@@ -13,6 +13,16 @@ def _hms(text: str) -> float:
     return hours * 3600.0 + minutes * 60.0 + seconds
 
 
+def _elapsed(text: str) -> float:
+    """Python's ``timedelta`` as text ("0:00:04.808916", "1 day, 2:03:04") in seconds."""
+    days = 0
+    if "," in text:
+        day_text, text = text.split(",", 1)
+        days = int(day_text.split()[0])
+    hours, minutes, seconds = text.strip().split(":")
+    return days * 86400.0 + int(hours) * 3600.0 + int(minutes) * 60.0 + float(seconds)
+
+
 @v_args(inline=True)
 class PhaseRules(RecordTransformer):
     def _duration(self, phase: str, seconds: float) -> PhaseDuration:
@@ -35,6 +45,12 @@ class PhaseRules(RecordTransformer):
 
     def polygraphy_build_time(self, seconds: Token) -> PhaseDuration:
         return self._duration("Engine building", float(seconds))
+
+    def build_trt_engine_elapsed_time(self, elapsed: Token) -> PhaseDuration:
+        return self._duration("Build TRT engine", _elapsed(str(elapsed)))
+
+    def trt_inetwork_construction_elapsed_time(self, elapsed: Token) -> PhaseDuration:
+        return self._duration("TRT INetwork construction", _elapsed(str(elapsed)))
 
     def trtllm_build_time(self, network: Token, hms: Token) -> PhaseDuration:
         return self._duration(f"Building {network}", _hms(str(hms)))
