@@ -15,6 +15,10 @@ _MATRIX = re.compile(r"Gemm|MatrixMultiply|^gemm$", re.IGNORECASE)
 # Kernel names of tensor-core implementations: imma/hmma (Volta-Ampere), xmma, gmma/wgmma
 # (Hopper), i8816/884 shapes, and cuDNN/CUTLASS "tensor" kernels.
 _TENSOR_CORE_KERNEL = re.compile(r"imma|hmma|xmma|gmma|i88|884|tensor|mma_", re.IGNORECASE)
+# A Q/DQ node by name: ONNX's QuantizeLinear/DequantizeLinear, 8.0's "..._quantize_scale_node",
+# the network API's "(Unnamed Layer* 5) [Quantize]".
+_QDQ_NAME = re.compile(r"quantize", re.IGNORECASE)
+_QUANTIZED = ("Int8", "FP8", "Int4", "FP4")
 _ALIGNMENT = {"int8": 16, "fp8": 16, "int4": 32, "fp4": 32, "fp16": 8, "bf16": 8}
 
 
@@ -92,7 +96,7 @@ class UnfusedQuantization(Rule):
     title = "Quantize or Dequantize layers left unfused"
     why = (
         "A Q/DQ node TensorRT could not fuse into its neighbours runs as a layer of its own "
-        "(a Scale with Int8 on one side) and costs a pass over the tensor."
+        "(a Scale or Reformat with Int8 on one side) and costs a pass over the tensor."
     )
     advice = (
         "Move the Q/DQ pair next to an operation TensorRT fuses with (convolution, GEMM, "
@@ -101,17 +105,30 @@ class UnfusedQuantization(Rule):
 
     def findings(self, log: BuildLog) -> Iterator[Finding]:
         for layer in log.layers.itertuples(index=False):
-            if layer.layer_type not in ("Scale", "Quantize", "Dequantize"):
+            if layer.layer_type not in ("Scale", "Quantize", "Dequantize") and not _qdq_reformat(
+                layer.layer_type, layer.name, layer.origin
+            ):
                 continue
             reads, writes = (
-                _first(layer.input_dtypes) == "Int8",
-                _first(layer.output_dtypes) == "Int8",
+                _first(layer.input_dtypes) in _QUANTIZED,
+                _first(layer.output_dtypes) in _QUANTIZED,
             )
             if reads != writes:
                 change = "quantizes" if writes else "dequantizes"
                 yield self.found(
                     f"{layer.name} ({layer.layer_type}) {change} on its own", layer.name, layer.line
                 )
+
+
+def _qdq_reformat(kind: object, name: object, origin: object) -> bool:
+    """A Reformat layer that is a Q/DQ node the engine runs by itself (8.5+ "Layer(Reformat):
+    QuantizeLinear_2", detailed records say "Origin: QDQ"), not one the builder inserted
+    ("Reformatting CopyNode for Input Tensor 0 to ...", "Origin: REFORMAT")."""
+    if kind != "Reformat" or not isinstance(name, str):
+        return False
+    if origin == "QDQ":
+        return True
+    return not name.startswith("Reformatting CopyNode") and bool(_QDQ_NAME.search(name))
 
 
 class ChannelAlignment(Rule):
