@@ -89,8 +89,8 @@ def in_engine(
         # choice first, else an earlier one's.
         rows_left = [row for row in found_rows if row[1]] or found_rows
         rows_left = [row for row in rows_left if row[2]] or rows_left
-        for position, _, _ in rows_left:
-            marked[position] = True
+        for place, _, _ in rows_left:
+            marked[place] = True
     return marked
 
 

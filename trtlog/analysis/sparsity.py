@@ -21,11 +21,11 @@ _CHOICES = {"sparse_eligible": "eligible", "sparse_tactic": "chosen"}
 
 
 def sparse_columns(
-    events: Sequence[Event], keys: Sequence[tuple[int | None, str]]
+    events: Sequence[Event], keys: Sequence[tuple[object, str]]
 ) -> dict[str, pd.Series]:
     """``sparse_eligible`` and ``sparse_tactic`` for the layers ``keys`` (build, exact engine
     name)."""
-    listed: dict[tuple[str, int | None], set[str]] = {}
+    listed: dict[tuple[str, object], set[str]] = {}
     for event in events:
         if isinstance(event, SparseTactics):
             listed.setdefault((event.choice, event.build), set()).update(event.layers)
