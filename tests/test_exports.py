@@ -106,6 +106,20 @@ def test_trt_10_4_channel_major_fp16_and_profile_join() -> None:
     assert log.profile["iterations"].iloc[0] == 14590
 
 
+def test_inspector_format_wording_is_kept_in_reformats() -> None:
+    log = trtlog.load(json_file("trex/pytorch__resnet__A100__fp16__resnet.onnx.engine.graph.json"))
+    reformats = log.reformats
+    conv = row(reformats, "Reformatting CopyNode for Input Tensor 0 to Conv_5 + Add_6 + Relu_7")
+    # {"Format/Datatype": "Channel major FP16 format where channel % 8 == 0"} in, "... % 16 ==
+    # 0" out: the engine inspector's wording, in the engine, not seen being inserted.
+    assert (conv["from_format"], conv["to_format"]) == (
+        "Channel major FP16 format where channel % 8 == 0",
+        "Channel major FP16 format where channel % 16 == 0",
+    )
+    assert (conv["in_engine"], conv["inserted"]) == (True, False)
+    assert reformats["name"].is_unique and reformats["from_format"].notna().all()
+
+
 def test_trt_10_16_myelin_layers() -> None:
     log = trtlog.load(json_file("hackathon_trt10.16_exportLayerInfo_detailed.json"))
     layers = log.layers
