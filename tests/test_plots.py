@@ -86,3 +86,32 @@ def test_timeline_command(tmp_path: Path) -> None:
     phases = [row["phase"] for row in document["timeline"]]
     assert phases.index("model parsing") < phases.index("autotuning")
     assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+@needs_corpus
+def test_stage_lines_of_each_strategy_meet_at_the_stage_names() -> None:
+    figure = plots.figure(
+        "stages", BuildLog.from_parsed(corpus_log("hackathon_trt10.16.1_trtexec_build_h100.log"))
+    )
+    (axes,) = figure.axes
+    labels = [label.get_text() for label in axes.get_xticklabels()]
+    lines = {line.get_label(): line for line in axes.get_lines()}
+    # One build; strategies 4, 3 and 2 each run the stages from "adding DebugOutput nodes" to
+    # "reformat layers" (lines 517-2985, 3036-4425, 4460-4649).
+    assert sorted(lines) == ["build 0 (strategy 2)", "build 0 (strategy 3)", "build 0 (strategy 4)"]
+    last = labels.index("reformat layers")
+    ends = {label: (line.get_xdata()[-1], line.get_ydata()[-1]) for label, line in lines.items()}
+    assert ends == {
+        "build 0 (strategy 4)": (last, 15),
+        "build 0 (strategy 3)": (last, 6),
+        "build 0 (strategy 2)": (last, 6),
+    }
+    # "Myelin optimization" sits at one place for all three (17, 5 and 7 layers).
+    myelin = labels.index("Myelin optimization")
+    at_myelin = sorted(
+        int(y)
+        for line in lines.values()
+        for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True)
+        if x == myelin
+    )
+    assert at_myelin == [5, 7, 17]

@@ -14,19 +14,23 @@ if TYPE_CHECKING:
 
 
 def stages_figure(log: BuildLog, top: int = 20) -> Figure:
-    """Layer count after each optimisation stage, one line of steps per build."""
+    """Layer count after each optimisation stage, one line of steps per build (10.x: per
+    backend strategy), each stage at its name's place: builds that skip a stage or repeat one
+    stay lined up."""
+    import pandas as pd
+
     stages = log.stages
     if stages.empty:
         raise EmptyPlot("this log has no layer counts per stage (a VERBOSE build prints them)")
-    builds = list(stages.groupby("build", sort=True))
-    longest = max(len(rows) for _, rows in builds)
-    figure = new_figure(max(7.0, 0.55 * longest + 2), 4.5)
+    passes = list(stages.groupby(["build", "strategy"], sort=False, dropna=False))
+    places = _stage_places([list(rows["stage"]) for _, rows in passes])
+    figure = new_figure(max(7.0, 0.55 * len(places) + 2), 4.5)
     axes = figure.subplots(1, 1)
-    for build, rows in builds:
-        strategy = rows["strategy"].dropna()
-        label = f"build {build}" + (f" (strategy {strategy.iloc[0]})" if len(strategy) else "")
-        axes.step(range(len(rows)), rows["layers"], where="mid", marker="o", label=label)
-        for step, (count, change) in enumerate(zip(rows["layers"], rows["change"], strict=True)):
+    for (build, strategy), rows in passes:
+        label = f"build {build}" + ("" if pd.isna(strategy) else f" (strategy {strategy})")
+        steps = [places[key] for key in _occurrences(list(rows["stage"]))]
+        axes.step(steps, rows["layers"], where="mid", marker="o", label=label)
+        for step, count, change in zip(steps, rows["layers"], rows["change"], strict=True):
             if change:
                 axes.annotate(
                     f"{change:+d}",
@@ -36,14 +40,39 @@ def stages_figure(log: BuildLog, top: int = 20) -> Figure:
                     ha="center",
                     fontsize=7,
                 )
-    # Builds of one log run the same stages; the longest list labels them all.
-    labels = max((list(rows["stage"]) for _, rows in builds), key=len)
+    labels = [stage for stage, _ in places]
     axes.set_xticks(range(len(labels)), labels, rotation=40, ha="right", fontsize=8)
     axes.set_ylabel("layers")
     axes.set_title("Layer count per optimisation stage", fontsize=10)
     axes.grid(axis="y", alpha=0.3)
     axes.legend(fontsize=8)
     return figure
+
+
+def _occurrences(stages: list[str]) -> list[tuple[str, int]]:
+    """Each stage with how many times it came before in its pass ("dupe layer removal" runs
+    twice)."""
+    seen: dict[str, int] = {}
+    keys = []
+    for stage in stages:
+        keys.append((stage, seen.get(stage, 0)))
+        seen[stage] = seen.get(stage, 0) + 1
+    return keys
+
+
+def _stage_places(passes: list[list[str]]) -> dict[tuple[str, int], int]:
+    """An x position per stage (and occurrence) of all passes, in the order they run: a stage
+    one pass has and another lacks goes after the stage it follows."""
+    order: list[tuple[str, int]] = []
+    for stages in passes:
+        previous = -1
+        for key in _occurrences(stages):
+            if key in order:
+                previous = order.index(key)
+            else:
+                previous += 1
+                order.insert(previous, key)
+    return {key: place for place, key in enumerate(order)}
 
 
 def tactics_figure(log: BuildLog, top: int = 20) -> Figure:
