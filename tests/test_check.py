@@ -61,7 +61,10 @@ FIRES = [
     # 13 Reformat layers: 25.4% of the profile; QuantizeLinear_2 alone "percentage": 5.60748.
     ("reformat-share", "trex qat a100", "resnet50 int8", "13 reformat layers take 25.4% of the profiled time"),
     # "TacticName": "ampere_fp32_icudnn_int8x4_128x64_relu_medium_nn_v1": no tensor-core kernel.
-    ("no-tensor-cores", "trex qat a100", "resnet50 int8", "ampere_fp32_icudnn_int8x4_128x64_relu_medium_nn_v1"),
+    ("no-tensor-cores", "trex qat a100", "8.6 rtx3090", "ampere_fp32_icudnn_int8x4_128x64_relu_medium_nn_v1"),
+    # "TacticName": "sm70_xmma_fprop_conv1x1_i8f32_..._simt_small_batch_bias_relu": an XMMA kernel
+    # on CUDA cores (simt), which the kernel's name says.
+    ("no-tensor-cores", "resnet50 int8", "8.6 rtx3090", "/backbone/fc/Gemm (int8) runs sm70_xmma_fprop_conv1x1_i8f32_f32_f32"),
     # Conv-1 + ReLU-2 reads 1 channel in FP16 (Half[-1,1:2,28,28], line 3417).
     ("channel-alignment", "8.6 rtx3090", "fp32 gtx1070", "Conv-1 + ReLU-2 (fp16): C=1 not"),
     # "Tactic: 0x0000000000000001 skipped. Scratch requested: 200704, available: 1024" and more.

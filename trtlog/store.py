@@ -32,7 +32,7 @@ _CHUNK = 1 << 20
 # Store keys are 128 bits, in hex.
 _KEY_HEX_DIGITS = 32
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 12
+STORE_FORMAT = 13
 
 
 class NoCurrentLog(Exception):

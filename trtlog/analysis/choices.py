@@ -8,7 +8,8 @@ the runner-up is), ``tactics_tried`` (timed), ``tactics_skipped``, ``runners_tri
 ``runners_skipped`` ("Runner (reason)", comma-separated), ``tuning_seconds`` (profiling time
 TensorRT reported, 8.6+), ``tuning_span_seconds`` (first to last timestamp of the combination,
 one-second resolution), ``in_engine`` (the engine layer of this name runs this tactic:
-``trtlog.analysis.engine_tactics``), ``line``.
+``trtlog.analysis.engine_tactics``), ``line``, then the kernel's anatomy
+(``trtlog.analysis.kernel_names.KERNEL_COLUMNS``).
 
 The winner is the chosen runner and tactic's fastest timing; the runner-up is the fastest
 timing of any other runner or tactic in the same combination. Ties go to the line logged first.

@@ -15,7 +15,8 @@ sparsity notes: ``trtlog.analysis.sparsity``), ``activation``, ``origin`` (what 
 layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat layers the builder inserted: "input
 of <layer>: <from> -> <to>", from ``reformats``), ``original_layers`` (the network layers it
 holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``, ``median_ms``,
-``percent`` (from the per-layer profile), ``line``.
+``percent`` (from the per-layer profile), ``line``, then the kernel's anatomy
+(``trtlog.analysis.kernel_names.KERNEL_COLUMNS``).
 
 Layers come from Engine Layer Information, trtexec's layer listing and ``--exportLayerInfo`` JSON,
 merged by build and name (a log that builds several engines lists each one's layers); a listing
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.kernel_names import with_kernel_columns
 from trtlog.analysis.reformats import tensor_format
 from trtlog.analysis.sparsity import sparse_columns
 from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
@@ -143,7 +145,7 @@ def layers_table(
     keys = list(zip(_values(frame, "build"), frame["name"].astype(str), strict=True))
     for column, values in sparse_columns(events, keys).items():
         frame[column] = values
-    return frame.astype(COLUMN_TYPES)
+    return with_kernel_columns(frame.astype(COLUMN_TYPES))
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:

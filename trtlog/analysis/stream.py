@@ -96,19 +96,21 @@ class TableStream:
     # One by one, so that a table can be written while the next is built (``Store``).
     def tactics_table(self) -> pd.DataFrame:
         from trtlog.analysis.engine_tactics import engine_tactics, in_engine
+        from trtlog.analysis.kernel_names import with_kernel_columns
 
         tactics = self.tactics.tactics_table()
         tactics["in_engine"] = in_engine(tactics, engine_tactics(self.events), tactics["chosen"])
-        return tactics
+        return with_kernel_columns(tactics)
 
     def choices_table(self, tactics: pd.DataFrame) -> pd.DataFrame:
         """The choices, given the ``tactics_table``."""
         from trtlog.analysis.choices import choices_frame
         from trtlog.analysis.engine_tactics import engine_tactics, in_engine
+        from trtlog.analysis.kernel_names import with_kernel_columns
 
         choices = choices_frame(tactics, self.tactics.choice_columns())
         choices["in_engine"] = in_engine(choices, engine_tactics(self.events))
-        return choices
+        return with_kernel_columns(choices)
 
     def timeline_table(self) -> pd.DataFrame:
         return self.timeline.table()

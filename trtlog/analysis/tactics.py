@@ -8,8 +8,10 @@ timing because its pre-run exceeded the time limit: ``time_ms`` is that pre-run'
 a tactic timed in full), ``rank`` (1 = fastest within its layer, format combination
 and runner), ``fastest`` (the tactic TensorRT reported as fastest for that runner), ``chosen`` (the
 tactic finally chosen for its format combination and runner), ``in_engine`` (a chosen tactic the
-engine layer of this name runs: ``trtlog.analysis.engine_tactics``), ``line``. Text columns are
-categorical (a large log times millions of tactics over a few thousand names).
+engine layer of this name runs: ``trtlog.analysis.engine_tactics``), ``line``, then what the
+kernel's name says (``trtlog.analysis.kernel_names.KERNEL_COLUMNS``: ``kernel_arch``,
+``kernel_family``, ``kernel_operation``, ``kernel_input``, ``kernel_tile``, ...). Text columns
+are categorical (a large log times millions of tactics over a few thousand names).
 
 ``choices`` columns, one row per ``Chose Runner Type`` line: see ``trtlog.analysis.choices``.
 """

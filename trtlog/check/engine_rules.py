@@ -6,13 +6,16 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
+import pandas as pd
+
 from trtlog.analysis import BuildLog
 from trtlog.analysis.names import reformat_target
 from trtlog.check.rule import Finding, Rule
 
 _CONVOLUTION = re.compile(r"Conv|Deconvolution", re.IGNORECASE)
 _MATRIX = re.compile(r"Gemm|MatrixMultiply|^gemm$", re.IGNORECASE)
-# Kernel names of tensor-core implementations: imma/hmma (Volta-Ampere), xmma, gmma/wgmma
+# Kernel names of tensor-core implementations where the decoded name (kernel_tensor_cores,
+# ``trtlog.analysis.kernel_names``) does not say: imma/hmma (Volta-Ampere), xmma, gmma/wgmma
 # (Hopper), i8816/884 shapes, and cuDNN/CUTLASS "tensor" kernels.
 _TENSOR_CORE_KERNEL = re.compile(r"imma|hmma|xmma|gmma|i88|884|tensor|mma_", re.IGNORECASE)
 # A Q/DQ node by name: ONNX's QuantizeLinear/DequantizeLinear, 8.0's "..._quantize_scale_node",
@@ -178,7 +181,11 @@ class NoTensorCores(Rule):
             kernel = layer.kernel if isinstance(layer.kernel, str) else ""
             if not (_CONVOLUTION.search(kind) or _MATRIX.search(kind)) or not kernel:
                 continue
-            if layer.precision in _ALIGNMENT and not _TENSOR_CORE_KERNEL.search(kernel):
+            decoded = layer.kernel_tensor_cores
+            tensor_cores = (
+                bool(_TENSOR_CORE_KERNEL.search(kernel)) if decoded is pd.NA else bool(decoded)
+            )
+            if layer.precision in _ALIGNMENT and not tensor_cores:
                 yield self.found(
                     f"{layer.name} ({layer.precision}) runs {kernel}", layer.name, layer.line
                 )

@@ -148,6 +148,7 @@ VIEWS = {
     "precision_types": ("Precision per layer type", "engine_views.precision_by_type_view"),
     "wider": ("Layers wider than the build asked for", "engine_views.wider_view"),
     "conversions": ("Reformat layers converting data types", "engine_views.conversions_view"),
+    "kernels": ("Kernels by family, precision and tile", "kernel_views.kernels_view"),
 }
 
 
@@ -267,6 +268,22 @@ def precision(
     """
     keys = ("precision_layers", "precision_counts", "precision_types", "wider", "conversions")
     show(log, output_format, out, build=build, view_keys=keys)
+
+
+@app.command()
+def kernels(
+    build: BuildOption = "all",
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The engine's kernels grouped by what their names say: library, operation, precision,
+    tile and tensor-core use, with layer counts and time. Each kernel's whole anatomy is in the
+    kernel_* columns of the tactics, choices and layers tables.
+
+    Example: trtlog kernels --log build.log
+    """
+    show(log, output_format, out, build=build, view_keys=("kernels",))
 
 
 @app.command()
