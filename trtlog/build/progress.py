@@ -96,6 +96,13 @@ class ProgressState:
             runner = line.split(_TIMING_RUNNER, 1)[1].rsplit(" (", 1)[0].strip()
             if self._headers_seen or runner.startswith(_REFORMAT_RUNNER):
                 self._enter("autotuning")
+                if (
+                    self.layer is None
+                    and self._headers_seen
+                    and not runner.startswith(_REFORMAT_RUNNER)
+                ):
+                    # 8.x prints "Computing costs for " without the layer's name.
+                    self.layer = runner
             elif runner != self.layer:
                 self._tune(runner)
             return

@@ -1,0 +1,258 @@
+"""``trtlog watch``: follow a log another program is writing, like ``tail -f``, and say what the
+build is doing.
+
+The lines are read as they are written (a partial last line waits for its newline), fed to the
+same ``ProgressState`` that ``trtlog build`` shows, and timed: by the log's own timestamps where
+its lines carry them (trtexec, the Python logger), else by when they were read. A file that does
+not exist yet is waited for; one that shrinks or is replaced (truncated, rotated) is read again
+from its start.
+
+Time left is estimated only while layers are tuned, from the layer total the log states before
+tuning (the last "After <stage>: 57 layers" count before "Computing costs for") and the average
+time per layer tuned so far: layers left times that average.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from trtlog.build.progress import ProgressState
+
+# trtexec's and the Python logger's stamp: "[07/07/2026-02:11:00]".
+_STAMP = re.compile(r"\[(\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d)\]")
+_WARNING_TAGS = ("[W]", "WARNING")
+_ERROR_TAGS = ("[E]", "[F]", "ERROR", "INTERNAL_ERROR")
+# Lines after which nothing more of the build comes: trtexec's and Polygraphy's verdicts,
+# TensorRT-LLM's total build time.
+_ENDINGS = ("&&&& PASSED", "&&&& FAILED", "Total time of building all engines")
+_READ_BYTES = 1 << 20
+_RECENT = 5
+
+
+class LogFollower:
+    """The new complete lines of a file that is being written, each time ``lines`` is called."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._position = 0
+        self._identity: tuple[int, int] | None = None
+        self._partial = b""
+        self.restarts = 0
+
+    def lines(self) -> list[str]:
+        try:
+            status = os.stat(self.path)
+        except FileNotFoundError:
+            return []
+        identity = (status.st_dev, status.st_ino)
+        if self._identity is not None and (
+            identity != self._identity or status.st_size < self._position
+        ):
+            # Truncated or replaced: the build starts over.
+            self._position, self._partial = 0, b""
+            self.restarts += 1
+        self._identity = identity
+        if status.st_size == self._position:
+            return []
+        with open(self.path, "rb") as stream:
+            stream.seek(self._position)
+            data = stream.read(min(status.st_size - self._position, 64 * _READ_BYTES))
+        self._position += len(data)
+        data = self._partial + data
+        complete, newline, rest = data.rpartition(b"\n")
+        if not newline:
+            self._partial = data
+            return []
+        self._partial = rest
+        text = complete.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        # A carriage return redraws a line: the last drawing is what it says.
+        return [line.rsplit("\r", 1)[-1] for line in text.split("\n")]
+
+    def rest(self) -> list[str]:
+        """The last line, when the writer stopped without its newline."""
+        partial, self._partial = self._partial, b""
+        return [partial.decode("utf-8", errors="replace")] if partial else []
+
+
+@dataclass
+class WatchState:
+    """What a watched build has done so far."""
+
+    progress: ProgressState = field(default_factory=ProgressState)
+    # Seconds each tuned layer took, by the log's clock.
+    layer_seconds: dict[str, float] = field(default_factory=dict)
+    warnings: int = 0
+    recent: list[str] = field(default_factory=list)
+    ended: str | None = None
+    first_time: float | None = None
+    last_time: float | None = None
+    tuning_started: float | None = None
+    _layer: str | None = None
+    _layer_started: float | None = None
+    _tuned: int = 0
+    _stamped: bool = False
+
+    def feed(self, line: str, read_at: float) -> None:
+        stamp = _stamp_of(line)
+        if stamp is not None:
+            if not self._stamped:
+                # The lines before the first stamp (a command line) were read now, not then.
+                self.first_time = stamp
+            self._stamped = True
+            now = stamp
+        elif self._stamped and self.last_time is not None:
+            # A bare line of a stamped log (a layer listing): the time of the line before it.
+            now = self.last_time
+        else:
+            now = read_at
+        if self.first_time is None:
+            self.first_time = now
+        self.last_time = now
+        progress = self.progress
+        errors = progress.errors
+        progress.feed(line)
+        if progress.layers_tuned != self._tuned or progress.layer != self._layer:
+            self._switch_layer(now)
+        if progress.errors != errors:
+            self._note(line)
+        elif any(tag in line for tag in _WARNING_TAGS):
+            self.warnings += 1
+            self._note(line)
+        if any(ending in line for ending in _ENDINGS):
+            self.ended = progress.finished or "built"
+
+    def _switch_layer(self, now: float) -> None:
+        progress = self.progress
+        if progress.layers_tuned < self._tuned:
+            # Another build started (a new "Original:" count).
+            self.tuning_started = None
+        if self._layer is not None and self._layer_started is not None:
+            spent = self.layer_seconds.get(self._layer, 0.0) + now - self._layer_started
+            self.layer_seconds[self._layer] = spent
+        if progress.layer is not None and self.tuning_started is None:
+            self.tuning_started = now
+        self._layer, self._layer_started = progress.layer, now
+        self._tuned = progress.layers_tuned
+
+    def _note(self, line: str) -> None:
+        self.recent = [*self.recent[-(_RECENT - 1) :], line.strip()[:200]]
+
+    @property
+    def elapsed(self) -> float:
+        if self.first_time is None or self.last_time is None:
+            return 0.0
+        return self.last_time - self.first_time
+
+    def slowest(self, count: int = 3) -> list[tuple[str, float]]:
+        ranked = sorted(self.layer_seconds.items(), key=lambda item: item[1], reverse=True)
+        return ranked[:count]
+
+    def time_left(self) -> float | None:
+        """Seconds of tuning left: layers not yet tuned times the average so far; None
+        outside tuning or before a layer total and a tuned layer are known."""
+        progress = self.progress
+        total, tuned = progress.layers_total, progress.layers_tuned - 1
+        if progress.phase != "autotuning" or not total or tuned < 1 or self.tuning_started is None:
+            return None
+        assert self.last_time is not None
+        spent = self.last_time - self.tuning_started
+        return max(total - tuned, 0) * spent / tuned
+
+    def describe(self) -> list[str]:
+        """The state as a few lines of text."""
+        lines = [self.progress.describe().rsplit("  ", 1)[0] + f"  {_clock(self.elapsed)} elapsed"]
+        left = self.time_left()
+        if left is not None:
+            lines.append(f"about {_clock(left)} of tuning left")
+        slowest = self.slowest()
+        if slowest:
+            named = ", ".join(f"{_short(name)} {seconds:.0f} s" for name, seconds in slowest)
+            lines.append(f"slowest layers: {named}")
+        counts = f"{self.warnings} warnings, {self.progress.errors} errors"
+        lines.append(counts + (f"; last: {self.recent[-1]}" if self.recent else ""))
+        return lines
+
+
+@dataclass
+class WatchResult:
+    state: WatchState
+    # "passed", "failed", "built", "timeout", "interrupted", "once", "missing"
+    reason: str
+    restarts: int = 0
+
+
+def watch(
+    path: Path,
+    *,
+    timeout: float | None = None,
+    once: bool = False,
+    poll: float = 0.25,
+    on_line: Callable[[str, WatchState], None] | None = None,
+    on_poll: Callable[[WatchState], None] | None = None,
+) -> WatchResult:
+    """Follow ``path`` until its build ends, ``timeout`` seconds pass, or Ctrl-C; with
+    ``once``, read what is there and stop. ``on_line`` sees each warning and error line as it
+    comes, ``on_poll`` the state after each read."""
+    follower = LogFollower(path)
+    state = WatchState()
+    started = time.monotonic()
+    reason = "interrupted"
+    try:
+        while True:
+            restarts = follower.restarts
+            lines = follower.lines()
+            if follower.restarts != restarts:
+                state = WatchState()
+            if once:
+                lines += follower.rest()
+            for line in lines:
+                notes = len(state.recent), state.recent[-1:] if state.recent else []
+                state.feed(line, time.time())
+                if on_line is not None and (len(state.recent), state.recent[-1:]) != notes:
+                    on_line(line, state)
+            if on_poll is not None:
+                on_poll(state)
+            if state.ended:
+                reason = state.ended
+                break
+            if once:
+                reason = "once" if path.exists() else "missing"
+                break
+            if timeout is not None and time.monotonic() - started >= timeout:
+                reason = "timeout"
+                break
+            time.sleep(poll)
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    return WatchResult(state, reason, follower.restarts)
+
+
+def _stamp_of(line: str) -> float | None:
+    match = _STAMP.search(line[:40])
+    if match is None:
+        return None
+    try:
+        return datetime.strptime(match.group(1), "%m/%d/%Y-%H:%M:%S").timestamp()
+    except ValueError:
+        return None
+
+
+def _clock(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{rest:02d}" if hours else f"{minutes}:{rest:02d}"
+
+
+def _short(name: str, width: int = 40) -> str:
+    return (
+        name if len(name) <= width else name[: width // 2 - 2] + "..." + name[-(width // 2 - 1) :]
+    )
+
+
+__all__ = ["LogFollower", "WatchResult", "WatchState", "watch"]
