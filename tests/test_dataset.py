@@ -86,6 +86,10 @@ def test_every_table_and_row_has_the_metadata(corpus_dataset: Path) -> None:
         assert table[PARTITION].str.fullmatch(r"\d{4}-\d\d-\d\d").all(), name
     builds = tables["builds"]
     assert len(builds) == len(CORPUS_LOGS) and builds["build_id"].is_unique
+    # What the kernels' names say travels with the tuning and engine tables.
+    for name in ("tactics", "choices", "layers"):
+        assert {"kernel_family", "kernel_input", "kernel_tile"} <= set(tables[name].columns)
+    assert "xmma" in set(tables["tactics"]["kernel_family"].dropna())
 
 
 @needs_corpus
