@@ -133,6 +133,24 @@ def test_once_prints_the_state_of_a_partial_log(tmp_path: Path) -> None:
     assert not (tmp_path / "store").exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        # "[I] PASSED | Runtime: 16.888s | Command: /usr/local/bin/polygraphy run ..." (last line)
+        ("hackathon_trt10.16.2_polygraphy0.49_run_verbose.log", "passed"),
+        # "[TRT-LLM] [I] Total time of building all engines: 00:01:59" (last line)
+        ("excerpt_trtllm_falcon_readme_build.EXCERPT.log", "built"),
+    ],
+)
+def test_the_build_ends_at_each_programs_last_word(name: str, ending: str) -> None:
+    from trtlog.build.watch import watch
+
+    source = corpus_dir() / "logs" / name
+    if not source.exists():
+        pytest.skip("corpus not found")
+    assert watch(source, once=True).reason == ending
+
+
 def test_a_missing_log_with_once_is_an_error(tmp_path: Path) -> None:
     result = run_watch(tmp_path / "nothing.log", tmp_path, "--once")
     assert result.returncode == 2 and "no such file" in result.stderr

@@ -28,9 +28,11 @@ from trtlog.build.progress import ProgressState
 _STAMP = re.compile(r"\[(\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d)\]")
 _WARNING_TAGS = ("[W]", "WARNING")
 _ERROR_TAGS = ("[E]", "[F]", "ERROR", "INTERNAL_ERROR")
-# Lines after which nothing more of the build comes: trtexec's and Polygraphy's verdicts,
-# TensorRT-LLM's total build time.
-_ENDINGS = ("&&&& PASSED", "&&&& FAILED", "Total time of building all engines")
+# Lines after which nothing more of the build comes: trtexec's verdict (ProgressState.finished),
+# Polygraphy's ("[I] PASSED | Runtime: 16.888s | Command: ..."; its comparisons' verdicts are
+# indented), TensorRT-LLM's total build time.
+_POLYGRAPHY_VERDICT = re.compile(r"^\[[IEW!]\] (PASSED|FAILED) \| ")
+_BUILT = "Total time of building all engines"
 _READ_BYTES = 1 << 20
 _RECENT = 5
 
@@ -124,8 +126,13 @@ class WatchState:
         elif any(tag in line for tag in _WARNING_TAGS):
             self.warnings += 1
             self._note(line)
-        if any(ending in line for ending in _ENDINGS):
-            self.ended = progress.finished or "built"
+        verdict = _POLYGRAPHY_VERDICT.match(line)
+        if progress.finished:
+            self.ended = progress.finished
+        elif verdict:
+            self.ended = verdict.group(1).lower()
+        elif _BUILT in line:
+            self.ended = "built"
 
     def _switch_layer(self, now: float) -> None:
         progress = self.progress
