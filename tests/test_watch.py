@@ -179,3 +179,27 @@ def test_time_left_is_the_average_layer_time_times_the_layers_left() -> None:
     # Two layers took 20 s: 10 s each, three left (c, d, e).
     assert state.time_left() == pytest.approx(30.0)
     assert state.slowest() == [("a", 10.0), ("b", 10.0)]
+
+
+def test_ctrl_c_ends_the_watch_and_keeps_what_was_read(tmp_path: Path) -> None:
+    import signal
+
+    log = tmp_path / "build.log"
+    lines = SAMPLE.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:150]))  # tuning done, no verdict yet
+    environment = dict(os.environ, TRTLOG_STORE=str(tmp_path / "store"))
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "trtlog.cli.app", "watch", str(log), "--quiet"],
+        cwd=tmp_path,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    watcher.send_signal(signal.SIGINT)
+    out, err = watcher.communicate(timeout=120)
+    assert watcher.returncode == 130, err
+    assert "watch ended: interrupted" in out and "layer 4/4" in out
+    assert "Traceback" not in err
+    assert (tmp_path / "store").exists()  # parsed: the current log
