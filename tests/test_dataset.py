@@ -216,6 +216,21 @@ def test_a_bad_log_is_reported_and_skipped(tmp_path: Path) -> None:
     assert len(Dataset(tmp_path / "d").known_ids()) == 1
 
 
+def test_a_truncated_gzip_log_is_reported_and_skipped(tmp_path: Path) -> None:
+    import gzip
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(SAMPLE_8X, logs / "good.log")
+    whole = gzip.compress(SAMPLE_8X.read_bytes().replace(b"v8403", b"v8404"))
+    (logs / "cut.log.gz").write_bytes(whole[: len(whole) // 2])
+    result = CliRunner().invoke(app, ["ingest", str(logs), "--out", str(tmp_path / "d"), "-q"])
+    assert result.exit_code == 2, result.output
+    assert "1 added, 0 already in" in result.stdout and "1 failed" in result.stdout
+    assert "cut.log.gz" in result.stderr and "read failed" in result.stderr
+    assert len(Dataset(tmp_path / "d").known_ids()) == 1
+
+
 def test_query_command_formats_and_errors(tmp_path: Path) -> None:
     sample_dataset(tmp_path / "dataset")
     runner = CliRunner()

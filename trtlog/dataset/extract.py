@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zlib
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -86,11 +87,16 @@ class LogResult:
 
 
 def content_id(path: str) -> str:
-    """The build id: a hash of the log's text (a gzip file and its content get the same)."""
+    """The build id: a hash of the log's text (a gzip file and its content get the same).
+    Raises ``LogSourceError`` (one line) when the log cannot be read to its end: a truncated or
+    corrupt .gz is reported and skipped like any bad log."""
     digest = hashlib.sha256()
-    with open_log(path) as stream:
-        while block := stream.read(_BUFFER):
-            digest.update(block)
+    try:
+        with open_log(path) as stream:
+            while block := stream.read(_BUFFER):
+                digest.update(block)
+    except (OSError, EOFError, zlib.error) as error:
+        raise LogSourceError(f"{path}: read failed ({error})") from error
     return digest.hexdigest()[:32]
 
 
