@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import SAMPLES
 from trtlog.events import EngineLayer, LayerCount, ProgressUpdate, Unrecognized
 from trtlog.parse import LogSourceError, parse_file, parse_text
 from trtlog.parse.reader import clean_line, numbered_segments, open_log
@@ -86,6 +87,19 @@ def test_gzip_logs_are_read(tmp_path: Path) -> None:
     path.write_bytes(gzip.compress((TRT_LINE + "\n").encode()))
     log = parse_file(path)
     assert [type(event) for event in log.events] == [LayerCount]
+
+
+def test_a_stray_nul_byte_does_not_make_a_log_binary(tmp_path: Path) -> None:
+    text = (SAMPLES / "trtexec_8.x_build.log").read_bytes()
+    line_end = text.index(b"\n", 2000)
+    log = tmp_path / "stray.log"
+    log.write_bytes(text[:line_end] + b"\x00" + text[line_end:])
+    with open_log(log) as stream:
+        assert stream.read() == text[:line_end] + b"\x00" + text[line_end:]
+    zeros = tmp_path / "zeros.log"
+    zeros.write_bytes(bytes(9000))
+    with pytest.raises(LogSourceError, match="binary"):
+        open_log(zeros)
 
 
 def test_missing_file_directory_and_binary_are_refused(tmp_path: Path) -> None:

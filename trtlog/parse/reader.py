@@ -82,8 +82,8 @@ def numbered_segments(
 
 
 def _looks_binary(head: bytes) -> bool:
-    if b"\x00" in head:
-        return True
+    """Judged by the share of control bytes (NUL included) in the first bytes: a build whose
+    child printed a stray NUL is still a log; an engine, an archive or zeros are not."""
     controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
     return len(head) > 0 and controls / len(head) > 0.05
 
