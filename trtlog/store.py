@@ -3,15 +3,26 @@
 ``.trtlog/`` in the working directory (or ``$TRTLOG_STORE``) holds one folder per log content
 (named by a SHA-1 hash of the file's bytes) with the tables as Parquet files, the summary and
 the source's metadata; ``index.json`` maps each log path to its content key together with the
-file's size and modification time, so that a changed file is parsed again; ``current.json``
-names the log that query commands use when no ``--log`` is given.
+file's size, modification and change times and inode as they were before it was read, so that a
+changed file is parsed again (the change time moves on every write, whatever the modification
+time was set to); ``current.json`` names the log that query commands use when no ``--log`` is
+given.
+
+Every file is written under a name of its own and renamed into place, and a log's folder is
+written whole under a temporary name and then renamed: processes that parse and query at once
+never see half a file. A folder whose files are damaged (a truncated Parquet file, no summary)
+is noticed before it is read, said so on standard error, and parsed again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
+import sys
+import uuid
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +50,10 @@ class NoCurrentLog(Exception):
     """Neither ``--log`` nor a current log."""
 
 
+class StoreError(LogSourceError):
+    """The store cannot be written (read-only, full, not a folder); the message is one line."""
+
+
 def store_dir() -> Path:
     return Path(os.environ.get("TRTLOG_STORE", ".trtlog"))
 
@@ -61,7 +76,12 @@ def content_key(path: Path) -> str:
 
 def _stat(path: Path) -> dict[str, int]:
     status = path.stat()
-    return {"size": status.st_size, "mtime_ns": status.st_mtime_ns}
+    return {
+        "size": status.st_size,
+        "mtime_ns": status.st_mtime_ns,
+        "ctime_ns": status.st_ctime_ns,
+        "inode": status.st_ino,
+    }
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -73,9 +93,17 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=1))
-    temporary.replace(path)
+    temporary = _temporary(path)
+    try:
+        temporary.write_text(json.dumps(data, indent=1))
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _temporary(path: Path) -> Path:
+    """A name beside ``path`` that no other process uses."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
 
 
 class Store:
@@ -87,18 +115,32 @@ class Store:
         self.jobs = jobs
 
     def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
-        """The tables of ``sources`` (when None, of the current log), parsed if need be."""
+        """The tables of ``sources`` (when None, of the current log), parsed if need be.
+        Raises ``StoreError`` (one line) when the store cannot be written."""
         if sources is None:
             sources = self.current()
+        try:
+            return self._load(sources, make_current)
+        except OSError as error:
+            raise StoreError(
+                f"{self.root}: the store cannot be written ({error.strerror or error})"
+            ) from error
+
+    def _load(self, sources: Sources, make_current: bool) -> BuildLog:
         with spooled(sources, self.root) as readable:
             _check_readable(readable)
             key = self._fresh_key(sources) if sources.log != "-" else None
             if key is None or not self._complete(key):
+                # What is recorded is what was there before it was read: a file that grows
+                # meanwhile is parsed again next time.
+                before = _stats(sources) if sources.log != "-" else None
                 key = sources_key(readable)
                 if not self._complete(key):
-                    self._save(key, stream_build_log(readable, self._jobs()), sources, readable)
-                if sources.log != "-":
-                    self._remember(sources, key)
+                    log = stream_build_log(readable, self._jobs())
+                    unchanged = before is None or _stats(sources) == before
+                    self._save(key, log, sources, readable, complete=unchanged)
+                if before is not None and _stats(sources) == before:
+                    self._remember(sources, key, before)
         if make_current:
             self._make_current(sources, key)
         return self._open(key, sources)
@@ -125,7 +167,7 @@ class Store:
         if not self._complete(key):
             self._save(key, log, sources, readable)
         if sources.log != "-":
-            self._remember(sources, key)
+            self._remember(sources, key, _stats(sources))
         self._make_current(sources, key)
         return log
 
@@ -145,27 +187,51 @@ class Store:
             return str(known["key"])
         return None
 
-    def _remember(self, sources: Sources, key: str) -> None:
+    def _remember(self, sources: Sources, key: str, stats: dict[str, dict[str, int]]) -> None:
         index = _read_json(self.root / "index.json")
-        index[_index_key(sources)] = {"key": key, "stat": _stats(sources)}
+        index[_index_key(sources)] = {"key": key, "stat": stats}
         _write_json(self.root / "index.json", index)
 
     def _complete(self, key: str) -> bool:
-        meta = _read_json(self.root / key / "meta.json")
-        return meta.get("store_format") == STORE_FORMAT
-
-    def _save(self, key: str, log: BuildLog, sources: Sources, readable: Sources) -> None:
+        """Whether the folder of ``key`` holds every table of this store format, readable."""
         folder = self.root / key
-        folder.mkdir(parents=True, exist_ok=True)
-        with rare_collections():
-            write_tables(log, folder, list(TABLES), self._split_tables(readable))
-        (folder / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
-        meta = {
-            "sources": _absolute(sources),
-            "store_format": STORE_FORMAT,
-            "trtlog": __version__,
-        }
-        _write_json(folder / "meta.json", meta)
+        meta = _read_json(folder / "meta.json")
+        if meta.get("store_format") != STORE_FORMAT:
+            return False
+        if _intact(folder):
+            return True
+        print(f"trtlog: the stored tables in {folder} are damaged; parsing again", file=sys.stderr)
+        shutil.rmtree(folder, ignore_errors=True)
+        return False
+
+    def _save(
+        self,
+        key: str,
+        log: BuildLog,
+        sources: Sources,
+        readable: Sources,
+        complete: bool = True,
+    ) -> None:
+        """Write the folder of ``key`` under a temporary name and rename it into place;
+        ``complete=False`` (the log changed while it was read) leaves out ``meta.json``, so
+        that the folder serves this one answer and is parsed again next time."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        building = _temporary(self.root / key)
+        try:
+            building.mkdir()
+            with rare_collections():
+                write_tables(log, building, list(TABLES), self._split_tables(readable))
+            (building / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
+            if complete:
+                meta = {
+                    "sources": _absolute(sources),
+                    "store_format": STORE_FORMAT,
+                    "trtlog": __version__,
+                }
+                (building / "meta.json").write_text(json.dumps(meta, indent=1))
+            _publish(building, self.root / key)
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
 
     def _split_tables(self, readable: Sources) -> bool:
         """Whether two processes build the tables: with more than one job allowed, for a log
@@ -186,6 +252,39 @@ class Store:
             return parse_sources(sources).events
 
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
+
+
+def _publish(building: Path, folder: Path) -> None:
+    """Rename ``building`` to ``folder``; where another process got there first with a whole
+    folder, keep that one; replace one of an older format or left incomplete."""
+    try:
+        building.rename(folder)
+        return
+    except OSError:
+        pass
+    if _read_json(folder / "meta.json").get("store_format") == STORE_FORMAT and _intact(folder):
+        return
+    stale = _temporary(folder)
+    with contextlib.suppress(OSError):
+        folder.rename(stale)
+    shutil.rmtree(stale, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        # Another process may have published meanwhile: its folder stays.
+        building.rename(folder)
+
+
+def _intact(folder: Path) -> bool:
+    """Whether the summary and every table file of ``folder`` can be read (Parquet files
+    end in a footer: a truncated one has none)."""
+    import pyarrow.parquet as pq
+
+    try:
+        json.loads((folder / "summary.json").read_text())
+        for name in TABLES:
+            pq.read_metadata(folder / f"{name}.parquet")
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _log_bytes(sources: Sources) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.columns import distinct_names
 
@@ -31,13 +31,20 @@ def index_path(path: Path) -> Path:
 
 def write_table(table: pd.DataFrame, path: Path) -> None:
     """``table`` as ``path`` (Parquet), indexed by layer when it is large."""
+    import pandas as pd
     # Columns that hold nothing but missing values have no type Parquet can infer. The table
     # is not copied otherwise: a large log's tactics table has millions of rows.
-    untyped = {
+    untyped: dict[str, Any] = {
         column: "string"
         for column in table.columns
         if table[column].dtype == object and table[column].isna().all()
     }
+    # A categorical column without categories (every value missing) is written with text
+    # categories, so that it reads back as the categorical it was.
+    for column in table.columns:
+        dtype = table[column].dtype
+        if isinstance(dtype, pd.CategoricalDtype) and len(dtype.categories) == 0:
+            untyped[column] = pd.CategoricalDtype(pd.Index([], dtype="str"))
     frame = table.astype(untyped) if untyped else table
     if len(frame) <= ROW_GROUP_ROWS or INDEXED_COLUMN not in frame.columns:
         frame.to_parquet(path, index=False)

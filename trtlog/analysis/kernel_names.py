@@ -353,9 +353,12 @@ def kernel_columns(kernels: pd.Series) -> pd.DataFrame:
             values = [" ".join(tokens) or None for tokens in values]
         kind = _COLUMN_TYPES.get(column)
         if kind is None:
-            value_codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+            value_codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=True)
             row_codes = np.where(codes >= 0, value_codes[codes] if len(value_codes) else -1, -1)
-            columns[column] = pd.Categorical.from_codes(row_codes, categories=uniques)
+            # Text categories, sorted, as the tables' other text columns have them.
+            columns[column] = pd.Categorical.from_codes(
+                row_codes, categories=[str(value) for value in uniques], validate=False
+            )
         else:
             per_name = pd.array(values, dtype=kind)
             taken = (
