@@ -204,6 +204,17 @@ def build_with_stand_in(
     return result, folder
 
 
+def test_an_earlier_run_folder_is_never_overwritten(tmp_path: Path) -> None:
+    earlier = tmp_path / "run"
+    earlier.mkdir()
+    (earlier / "build.log").write_text("an earlier build's log\n")
+    result, folder = build_with_stand_in(tmp_path)
+    assert result.returncode == 2
+    assert "already holds files" in result.stderr and "Traceback" not in result.stderr
+    assert (folder / "build.log").read_text() == "an earlier build's log\n"
+    assert sorted(path.name for path in folder.iterdir()) == ["build.log"]
+
+
 def test_worker_applies_the_options_and_writes_the_engine_files(tmp_path: Path) -> None:
     result, folder = build_with_stand_in(
         tmp_path, "--fp16", "--int8", "--workspace", "64", "--shapes", "x:1x3x16x16"

@@ -90,6 +90,12 @@ def run_build(
     model = _check_model(request.model, backend)
     shapes = _check_options(request, backend)
     folder = RunFolder((request.folder or default_run_folder(model)).resolve(), model)
+    if folder.path.is_dir() and any(folder.path.iterdir()):
+        # An earlier run's log, engine and run.json are never overwritten.
+        raise BuildError(
+            f"{folder.path}: the run folder already holds files; pass another --out, or leave "
+            "it out for a new folder under trtlog-runs/"
+        )
     try:
         folder.path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
