@@ -374,3 +374,29 @@ def test_live_progress_is_drawn_on_a_terminal(workdir: Path) -> None:
     text = drawn.decode("utf-8", errors="replace")
     assert "autotuning" in text and "tactics timed" in text
     assert re.search(r"layer \d+/13", text)
+
+
+def test_a_killed_trtlog_takes_its_build_with_it(workdir: Path) -> None:
+    process = start_build(workdir, delay="0.01")
+    wait_for_lines(workdir, 50)
+    process.kill()  # SIGKILL: nothing of trtlog's runs after it
+    process.communicate(timeout=60)
+    # The stand-in trtexec got SIGTERM from the kernel and stopped writing.
+    time.sleep(1.0)
+    stopped = int((workdir / "written.txt").read_text())
+    time.sleep(1.0)
+    assert int((workdir / "written.txt").read_text()) == stopped
+    assert stopped < len(REPLAYED.read_text().splitlines())
+    # The run folder, once read, no longer says the build is running.
+    assert run_json(workdir)["outcome"] == "running"
+    parsed = subprocess.run(
+        trtlog("parse", str(workdir / "run")),
+        cwd=workdir,
+        env=environment(workdir),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert parsed.returncode == 0, parsed.stderr
+    run = run_json(workdir)
+    assert run["outcome"] == "killed" and "killed before the build ended" in run["reason"]

@@ -8,8 +8,10 @@ by themselves. Export files given explicitly take precedence.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -87,6 +89,7 @@ def resolve(
 
 
 def _run_folder(folder: Path, given: Sources) -> Sources:
+    _settle_run_record(folder)
     log = folder / RUN_FOLDER_LOG
     if not log.is_file():
         raise LogSourceError(
@@ -177,6 +180,41 @@ def read_sources(
             # loaded).
             sink(replace(event, run=run, build=build, strategy=strategy))
     return shell
+
+
+def _settle_run_record(folder: Path) -> None:
+    """A run's ``run.json`` that still says "running" although the trtlog that ran it has
+    ended (killed with SIGKILL, which it cannot catch; its build ended with it) is corrected."""
+    record = folder / "run.json"
+    try:
+        run = json.loads(record.read_text())
+    except (OSError, ValueError):
+        return
+    if not isinstance(run, dict) or run.get("outcome") != "running":
+        return
+    pid, host = run.get("trtlog_pid"), run.get("host")
+    # Only a process of this machine can be looked for.
+    if not isinstance(pid, int) or not isinstance(host, dict) or host.get("name") != _host():
+        return
+    try:
+        os.kill(pid, 0)
+        return  # still running
+    except ProcessLookupError:
+        pass
+    except OSError:
+        return
+    run["outcome"] = "killed"
+    run["reason"] = "trtlog was killed before the build ended; the build was stopped with it"
+    temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(run, indent=1) + "\n")
+        temporary.replace(record)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+def _host() -> str:
+    return socket.gethostname()
 
 
 __all__ = [

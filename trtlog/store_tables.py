@@ -32,6 +32,7 @@ def index_path(path: Path) -> Path:
 def write_table(table: pd.DataFrame, path: Path) -> None:
     """``table`` as ``path`` (Parquet), indexed by layer when it is large."""
     import pandas as pd
+
     # Columns that hold nothing but missing values have no type Parquet can infer. The table
     # is not copied otherwise: a large log's tactics table has millions of rows.
     untyped: dict[str, Any] = {

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trtlog.processes import die_with_parent
 from trtlog.store_tables import write_table
 
 if TYPE_CHECKING:
@@ -115,11 +116,13 @@ def _forked(work: Callable[[], None]) -> _Child:
     # Nothing is flushed first: the forked process writes no output and ends with ``os._exit``,
     # which leaves the buffers it inherited unwritten (flushing here would raise where the
     # reader of standard output has gone, as after ``trtlog parse LOG | head``).
+    parent = os.getpid()
     pid = os.fork()
     if pid:
         return _Child(pid)
     status = 1  # pragma: no cover - the forked process; its results are checked by the tests
     try:  # pragma: no cover
+        die_with_parent(parent)
         work()
         status = 0
     except BaseException:  # pragma: no cover

@@ -121,6 +121,8 @@ def run_build(
     )
     run: dict[str, Any] = {
         "trtlog": __version__,
+        # While the outcome is "running": the trtlog that runs it (see sources.resolve).
+        "trtlog_pid": os.getpid(),
         "backend": backend,
         "model": str(model),
         "folder": str(folder.path.resolve()),

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import IO
 
+from trtlog.processes import child_setup
+
 # Called with each raw line (bytes, "\n" included unless the stream ended without one) and the
 # monotonic time in ns at which it was read.
 LineHandler = Callable[[bytes, int], None]
@@ -95,6 +97,8 @@ class Supervisor:
                     env=self.env,
                     start_new_session=True,
                     pass_fds=write_ends,
+                    # The build ends with trtlog, even killed with SIGKILL.
+                    preexec_fn=child_setup(),
                 )
             except OSError as error:
                 for read_end, _ in self._pipes.values():

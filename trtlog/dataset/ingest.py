@@ -8,6 +8,7 @@ paths); this process writes every result, so the dataset is the same whichever r
 from __future__ import annotations
 
 import glob
+import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from pathlib import Path
 from trtlog.dataset.extract import LogResult, content_id, extract_log
 from trtlog.dataset.layout import Dataset
 from trtlog.parse import LogSourceError
+from trtlog.processes import die_with_parent
 
 # What a directory is searched for (recursively).
 LOG_SUFFIXES = (".log", ".txt", ".out", ".log.gz", ".txt.gz", ".gz")
@@ -95,7 +97,9 @@ def _run(paths: list[str], jobs: int, dask_scheduler: str | None) -> Iterator[Lo
     if dask_scheduler is not None:
         yield from _on_dask(paths, dask_scheduler)
     elif jobs > 1 and len(paths) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             futures = [pool.submit(extract_log, path) for path in paths]
             for future in as_completed(futures):
                 yield future.result()

@@ -39,6 +39,7 @@ from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts
 from trtlog.parse.rows import Item
 from trtlog.parse.transport import pack, unpack
+from trtlog.processes import die_with_parent
 
 # Pieces this size keep every worker busy and each result small; a log under two pieces is
 # parsed in one pass (starting workers would cost more than it saves).
@@ -148,7 +149,12 @@ class ParallelParse:
         first = parse_piece(self.path, pieces[0])
         with (
             tempfile.TemporaryDirectory(prefix="trtlog-pieces-") as folder,
-            ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool,
+            ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=context,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            ) as pool,
         ):
             ahead = _PiecesAhead(self.path, pieces, pool, 4 * workers, folder, first)
             for index in range(len(pieces)):
