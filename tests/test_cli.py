@@ -107,6 +107,29 @@ def test_bad_inputs_give_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("README.md", "# A project\n\nIt builds engines.\n"), ("empty.log", ""),
+     ("table.csv", "layer,time_ms\nconv1,0.5\n")],
+)  # fmt: skip
+@pytest.mark.parametrize("output_format", ["summary", "json", "jsonl"])
+def test_input_that_is_not_a_log_is_refused_and_not_kept(
+    tmp_path: Path, name: str, content: str, output_format: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    store = tmp_path / "store"
+    isolated = CliRunner(env={"TRTLOG_STORE": str(store)})
+    result = isolated.invoke(app, ["parse", str(path), "-f", output_format])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"trtlog: no TensorRT log lines in {path}"
+    query = isolated.invoke(app, ["layers", "--log", str(path)])
+    assert query.exit_code == 2 and "no TensorRT log lines" in query.stderr
+    # Neither kept nor made current.
+    assert not (store / "current.json").exists()
+    assert not any(store.glob("*/meta.json"))
+
+
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]

@@ -31,7 +31,7 @@ from trtlog import __version__
 from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
-from trtlog.parse.summary import Summary
+from trtlog.parse.summary import Summary, require_tensorrt_lines
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
 from trtlog.store_tables import ParquetTables
 from trtlog.store_writing import write_tables
@@ -137,6 +137,7 @@ class Store:
                 key = sources_key(readable)
                 if not self._complete(key):
                     log = stream_build_log(readable, self._jobs())
+                    require_tensorrt_lines(sources.log, log.summary)
                     unchanged = before is None or _stats(sources) == before
                     self._save(key, log, sources, readable, complete=unchanged)
                 if before is not None and _stats(sources) == before:

@@ -16,6 +16,7 @@ from trtlog.analysis.stream import TableStream
 from trtlog.parse import ParsedLog
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict
+from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.sources import Sources, parse_sources, read_sources, spooled
 from trtlog.store import Store, sources_key, store_dir
 
@@ -40,12 +41,16 @@ def write_parse_output(
         key = hashing.submit(sources_key, readable) if store else None
         if output_format == "jsonl":
             log = _write_jsonl(readable, out, jobs)
+            require_tensorrt_lines(sources.log, log.summary)
         elif output_format == "json":
             parsed = parse_sources(readable, jobs)
             log = BuildLog.from_parsed(parsed)
+            require_tensorrt_lines(sources.log, log.summary)
             _write_document(parsed, log, out)
         else:
             log = stream_build_log(readable, jobs)
+            # Not a log (a README, an empty file): said so, and neither kept nor current.
+            require_tensorrt_lines(sources.log, log.summary)
             _settle()
             try:
                 with _output(out) as stream:

@@ -47,3 +47,14 @@ class Summary:
             {"form": form, "count": count} for form, count in self.commonest_unrecognized
         ]
         return data
+
+
+def require_tensorrt_lines(log: str | None, summary: Summary) -> None:
+    """Raise ``LogSourceError`` when the log ``log`` (None: exports only, nothing to check) has
+    no line TensorRT or a tool around it wrote: a README, a CSV or an empty file is not a log
+    to keep or to make current."""
+    from trtlog.parse.reader import LogSourceError
+
+    if log is not None and summary.recognized == 0:
+        name = "standard input" if log == "-" else log
+        raise LogSourceError(f"no TensorRT log lines in {name}")
