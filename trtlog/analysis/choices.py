@@ -9,7 +9,11 @@ the runner-up is), ``tactics_tried`` (timed), ``tactics_skipped``, ``runners_tri
 TensorRT reported, 8.6+), ``tuning_span_seconds`` (first to last timestamp of the combination,
 one-second resolution), ``in_engine`` (the engine layer of this name runs this tactic:
 ``trtlog.analysis.engine_tactics``), ``line``, then the kernel's anatomy
-(``trtlog.analysis.kernel_names.KERNEL_COLUMNS``).
+(``trtlog.analysis.kernel_names``): ``kernel_arch``, ``kernel_generation``, ``kernel_family``,
+``kernel_operation``, ``kernel_input``, ``kernel_output``, ``kernel_math``,
+``kernel_accumulator``, ``kernel_layout``, ``kernel_tile``, ``kernel_stages``,
+``kernel_warps``, ``kernel_cluster``, ``kernel_tensor_cores``, ``kernel_split_k``,
+``kernel_unknown``.
 
 The winner is the chosen runner and tactic's fastest timing; the runner-up is the fastest
 timing of any other runner or tactic in the same combination. Ties go to the line logged first.
@@ -27,8 +31,10 @@ import numpy as np
 import pandas as pd
 
 from trtlog.analysis.columns import tactic_texts
+from trtlog.analysis.kernel_names import KERNEL_COLUMNS
 
-CHOICE_COLUMNS = [
+# The columns ``choices_frame`` builds; the kernel's anatomy is added to them.
+_BUILT_COLUMNS = [
     "run",
     "build",
     "strategy",
@@ -53,6 +59,7 @@ CHOICE_COLUMNS = [
     "in_engine",
     "line",
 ]
+CHOICE_COLUMNS = [*_BUILT_COLUMNS, *KERNEL_COLUMNS]
 
 _TYPES = {
     "run": "Int64",
@@ -70,7 +77,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
     by column (``TacticCollector.choice_columns``)."""
     choices = _choice_rows(rows)
     if choices.empty:
-        return pd.DataFrame(columns=CHOICE_COLUMNS).astype(_TYPES)
+        return pd.DataFrame(columns=_BUILT_COLUMNS).astype(_TYPES)
     # Runners, tactics and kernels by their categorical codes: a log with millions of timings
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
@@ -119,7 +126,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
     choices["runner"], choices["tactic"] = choices["runner_name"], choices["tactic_id"]
     # Set from the engine's listings by ``TableStream``.
     choices["in_engine"] = False
-    return choices[CHOICE_COLUMNS].astype(_TYPES)
+    return choices[_BUILT_COLUMNS].astype(_TYPES)
 
 
 def _codes(categories: pd.Index, values: pd.Series) -> np.ndarray:

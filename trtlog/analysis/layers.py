@@ -16,7 +16,11 @@ layer there: REFORMAT, QDQ, ...), ``reformat`` (for reformat layers the builder 
 of <layer>: <from> -> <to>", from ``reformats``), ``original_layers`` (the network layers it
 holds, "; "-separated, from ``provenance``), ``time_ms``, ``average_ms``, ``median_ms``,
 ``percent`` (from the per-layer profile), ``line``, then the kernel's anatomy
-(``trtlog.analysis.kernel_names.KERNEL_COLUMNS``).
+(``trtlog.analysis.kernel_names``): ``kernel_arch``, ``kernel_generation``, ``kernel_family``,
+``kernel_operation``, ``kernel_input``, ``kernel_output``, ``kernel_math``,
+``kernel_accumulator``, ``kernel_layout``, ``kernel_tile``, ``kernel_stages``,
+``kernel_warps``, ``kernel_cluster``, ``kernel_tensor_cores``, ``kernel_split_k``,
+``kernel_unknown``.
 
 Layers come from Engine Layer Information, trtexec's layer listing and ``--exportLayerInfo`` JSON,
 merged by build and name (a log that builds several engines lists each one's layers); a listing
@@ -32,13 +36,14 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from trtlog.analysis.kernel_names import with_kernel_columns
+from trtlog.analysis.kernel_names import KERNEL_COLUMNS, with_kernel_columns
 from trtlog.analysis.reformats import tensor_format
 from trtlog.analysis.sparsity import sparse_columns
 from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
 from trtlog.events.formats import precision_name, short_format
 
-COLUMNS = [
+# The columns built from the listings; the kernel's anatomy is added to them (``COLUMNS``).
+_LISTED_COLUMNS = [
     "run",
     "build",
     "strategy",
@@ -74,6 +79,7 @@ COLUMNS = [
     "percent",
     "line",
 ]
+COLUMNS = [*_LISTED_COLUMNS, *KERNEL_COLUMNS]
 # The columns that are not text, shared with the ``precision`` table.
 COLUMN_TYPES = {
     "run": "Int64",
@@ -141,7 +147,7 @@ def layers_table(
                 "percent": timed.get("percent", math.nan),
             }
         )
-    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame = pd.DataFrame(rows, columns=_LISTED_COLUMNS)
     keys = list(zip(_values(frame, "build"), frame["name"].astype(str), strict=True))
     for column, values in sparse_columns(events, keys).items():
         frame[column] = values

@@ -9,9 +9,12 @@ a tactic timed in full), ``rank`` (1 = fastest within its layer, format combinat
 and runner), ``fastest`` (the tactic TensorRT reported as fastest for that runner), ``chosen`` (the
 tactic finally chosen for its format combination and runner), ``in_engine`` (a chosen tactic the
 engine layer of this name runs: ``trtlog.analysis.engine_tactics``), ``line``, then what the
-kernel's name says (``trtlog.analysis.kernel_names.KERNEL_COLUMNS``: ``kernel_arch``,
-``kernel_family``, ``kernel_operation``, ``kernel_input``, ``kernel_tile``, ...). Text columns
-are categorical (a large log times millions of tactics over a few thousand names).
+kernel's name says (``trtlog.analysis.kernel_names``): ``kernel_arch``, ``kernel_generation``,
+``kernel_family``, ``kernel_operation``, ``kernel_input``, ``kernel_output``, ``kernel_math``,
+``kernel_accumulator``, ``kernel_layout``, ``kernel_tile``, ``kernel_stages``,
+``kernel_warps``, ``kernel_cluster``, ``kernel_tensor_cores``, ``kernel_split_k``,
+``kernel_unknown``. Text columns are categorical (a large log times millions of tactics over a
+few thousand names).
 
 ``choices`` columns, one row per ``Chose Runner Type`` line: see ``trtlog.analysis.choices``.
 """
@@ -27,6 +30,7 @@ import numpy as np
 
 from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
 from trtlog.analysis.combinations import ChoiceRows, Combination
+from trtlog.analysis.kernel_names import KERNEL_COLUMNS
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -45,7 +49,8 @@ from trtlog.parse.rows import Item, RowBlock
 if TYPE_CHECKING:
     import pandas as pd
 
-TACTIC_COLUMNS = [
+# The columns the collector builds; the kernel's anatomy is added to them (``TACTIC_COLUMNS``).
+TIMING_COLUMNS = [
     "run",
     "build",
     "strategy",
@@ -65,6 +70,7 @@ TACTIC_COLUMNS = [
     "in_engine",
     "line",
 ]
+TACTIC_COLUMNS = [*TIMING_COLUMNS, *KERNEL_COLUMNS]
 _NO_RUNNER_ID = -1
 # A missing run, build or strategy in the typed arrays.
 _NONE = -1
@@ -366,7 +372,7 @@ class TacticCollector:
             "in_engine": np.zeros(len(tactic), dtype=bool),
             "line": line,
         }
-        return pd.DataFrame({name: columns[name] for name in TACTIC_COLUMNS}, copy=False)
+        return pd.DataFrame({name: columns[name] for name in TIMING_COLUMNS}, copy=False)
 
     def _skip_reasons(self, block: np.ndarray, tactic: np.ndarray) -> pd.Categorical:
         import pandas as pd
