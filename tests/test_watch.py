@@ -203,3 +203,15 @@ def test_ctrl_c_ends_the_watch_and_keeps_what_was_read(tmp_path: Path) -> None:
     assert "watch ended: interrupted" in out and "layer 4/4" in out
     assert "Traceback" not in err
     assert (tmp_path / "store").exists()  # parsed: the current log
+
+
+def test_once_reads_the_whole_of_a_file_larger_than_one_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trtlog.build import watch as watching
+
+    # Reads of 1 KB instead of 64 MB: the sample log takes many.
+    monkeypatch.setattr(watching, "_READ_BYTES", 16)
+    result = watching.watch(SAMPLE, once=True)
+    assert result.reason == "passed"
+    assert (result.state.progress.layers_tuned, result.state.progress.tactics_timed) == (4, 13)

@@ -31,6 +31,12 @@ def _prctl() -> Callable[..., int] | None:
     return function
 
 
+def prepare() -> None:
+    """Look up what ``die_with_parent`` calls, in the parent: a forked child inherits it and
+    loads nothing itself."""
+    _prctl()
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Have the kernel send this process SIGTERM when its parent ends; ``parent``: the pid the
     parent had before this process started, to catch a parent that ended in between."""
@@ -59,4 +65,4 @@ def child_setup() -> Callable[[], None] | None:
     return setup
 
 
-__all__ = ["child_setup", "die_with_parent"]
+__all__ = ["child_setup", "die_with_parent", "prepare"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -192,9 +191,9 @@ def _settle_run_record(folder: Path) -> None:
         return
     if not isinstance(run, dict) or run.get("outcome") != "running":
         return
-    pid, host = run.get("trtlog_pid"), run.get("host")
-    # Only a process of this machine can be looked for.
-    if not isinstance(pid, int) or not isinstance(host, dict) or host.get("name") != _host():
+    pid, namespace = run.get("trtlog_pid"), run.get("pid_namespace")
+    # Only a process id of this machine's (or container's) process ids can be looked for.
+    if not isinstance(pid, int) or namespace is None or namespace != pid_namespace():
         return
     try:
         os.kill(pid, 0)
@@ -204,7 +203,7 @@ def _settle_run_record(folder: Path) -> None:
     except OSError:
         return
     run["outcome"] = "killed"
-    run["reason"] = "trtlog was killed before the build ended; the build was stopped with it"
+    run["reason"] = "trtlog was killed before the build ended"
     temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")
     try:
         temporary.write_text(json.dumps(run, indent=1) + "\n")
@@ -213,8 +212,15 @@ def _settle_run_record(folder: Path) -> None:
         temporary.unlink(missing_ok=True)
 
 
-def _host() -> str:
-    return socket.gethostname()
+def pid_namespace() -> str | None:
+    """This process's process id namespace and boot (Linux): where a recorded process id names
+    the same process; None elsewhere."""
+    try:
+        namespace = os.readlink("/proc/self/ns/pid")
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return None
+    return f"{boot}/{namespace}"
 
 
 __all__ = [

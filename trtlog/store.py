@@ -122,9 +122,16 @@ class Store:
         try:
             return self._load(sources, make_current)
         except OSError as error:
-            raise StoreError(
-                f"{self.root}: the store cannot be written ({error.strerror or error})"
-            ) from error
+            raise self._error(error) from error
+
+    def _error(self, error: OSError) -> LogSourceError:
+        """The one-line error of a failed store operation, naming what failed: the store, or
+        a log file that went away or became unreadable while it was read."""
+        reason = error.strerror or str(error)
+        failed = Path(str(error.filename)) if error.filename else None
+        if failed is not None and not failed.resolve().is_relative_to(self.root.resolve()):
+            return LogSourceError(f"{failed}: cannot be read ({reason})")
+        return StoreError(f"{self.root}: the store cannot be written ({reason})")
 
     def _load(self, sources: Sources, make_current: bool) -> BuildLog:
         with spooled(sources, self.root) as readable:
@@ -133,14 +140,14 @@ class Store:
             if key is None or not self._complete(key):
                 # What is recorded is what was there before it was read: a file that grows
                 # meanwhile is parsed again next time.
-                before = _stats(sources) if sources.log != "-" else None
+                before = file_stats(sources) if sources.log != "-" else None
                 key = sources_key(readable)
                 if not self._complete(key):
                     log = stream_build_log(readable, self._jobs())
                     require_tensorrt_lines(sources.log, log.summary)
-                    unchanged = before is None or _stats(sources) == before
+                    unchanged = before is None or file_stats(sources) == before
                     self._save(key, log, sources, readable, complete=unchanged)
-                if before is not None and _stats(sources) == before:
+                if before is not None and file_stats(sources) == before:
                     self._remember(sources, key, before)
         if make_current:
             self._make_current(sources, key)
@@ -159,17 +166,25 @@ class Store:
         log: BuildLog,
         readable: Sources | None = None,
         key: str | None = None,
+        before: dict[str, dict[str, int]] | None = None,
     ) -> BuildLog:
         """Keep the tables of ``log``, read from ``sources`` (``readable``: the files it was
         read from, where standard input was copied); it becomes the current log. ``key``:
-        ``sources_key(readable)`` when already worked out."""
-        readable = readable or sources
-        key = key or sources_key(readable)
-        if not self._complete(key):
-            self._save(key, log, sources, readable)
-        if sources.log != "-":
-            self._remember(sources, key, _stats(sources))
-        self._make_current(sources, key)
+        ``sources_key(readable)`` when already worked out; ``before``: ``file_stats(sources)``
+        taken before the files were read (a file that changed since is not recorded as fresh).
+        Raises ``StoreError`` (one line) when the store cannot be written."""
+        try:
+            readable = readable or sources
+            key = key or sources_key(readable)
+            stats = file_stats(sources) if sources.log != "-" else None
+            unchanged = before is None or stats == before
+            if not self._complete(key):
+                self._save(key, log, sources, readable, complete=unchanged)
+            if stats is not None and unchanged:
+                self._remember(sources, key, before or stats)
+            self._make_current(sources, key)
+        except OSError as error:
+            raise self._error(error) from error
         return log
 
     def current(self) -> Sources:
@@ -184,7 +199,7 @@ class Store:
 
     def _fresh_key(self, sources: Sources) -> str | None:
         known = _read_json(self.root / "index.json").get(_index_key(sources))
-        if isinstance(known, dict) and known.get("stat") == _stats(sources):
+        if isinstance(known, dict) and known.get("stat") == file_stats(sources):
             return str(known["key"])
         return None
 
@@ -217,6 +232,7 @@ class Store:
         ``complete=False`` (the log changed while it was read) leaves out ``meta.json``, so
         that the folder serves this one answer and is parsed again next time."""
         self.root.mkdir(parents=True, exist_ok=True)
+        _sweep(self.root)
         building = _temporary(self.root / key)
         try:
             building.mkdir()
@@ -253,6 +269,28 @@ class Store:
             return parse_sources(sources).events
 
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
+
+
+def _sweep(root: Path) -> None:
+    """Remove the temporary files and folders of processes that ended without cleaning up
+    (killed while writing): their names hold their process ids."""
+    for leftover in root.glob(".*.tmp"):
+        parts = leftover.name.rsplit(".", 3)
+        if len(parts) == 4 and parts[1].isdigit() and not _alive(int(parts[1])):
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
 
 
 def _publish(building: Path, folder: Path) -> None:
@@ -328,7 +366,8 @@ def _index_key(sources: Sources) -> str:
     return json.dumps(_absolute(sources), sort_keys=True)
 
 
-def _stats(sources: Sources) -> dict[str, dict[str, int]]:
+def file_stats(sources: Sources) -> dict[str, dict[str, int]]:
+    """What the store records of each file of ``sources`` to know it has not changed."""
     return {role: _stat(path) for role, path in _files(sources)}
 
 

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trtlog.processes import die_with_parent
+from trtlog.processes import die_with_parent, prepare
 from trtlog.store_tables import write_table
 
 if TYPE_CHECKING:
@@ -117,6 +117,7 @@ def _forked(work: Callable[[], None]) -> _Child:
     # which leaves the buffers it inherited unwritten (flushing here would raise where the
     # reader of standard output has gone, as after ``trtlog parse LOG | head``).
     parent = os.getpid()
+    prepare()
     pid = os.fork()
     if pid:
         return _Child(pid)

@@ -33,6 +33,7 @@ from trtlog.build.runfolder import (
 )
 from trtlog.build.supervise import ChildOutcome, Supervisor
 from trtlog.build.trtexec import ENGINE_SUFFIXES, find_trtexec, probe_trtexec, trtexec_command
+from trtlog.sources import pid_namespace
 
 # Exit codes of `trtlog build`, besides 0: 2 the model, an option or the machine cannot be used
 # (no trtexec, no tensorrt, no GPU); 4 the build failed or crashed; 128 + N interrupted by
@@ -121,8 +122,10 @@ def run_build(
     )
     run: dict[str, Any] = {
         "trtlog": __version__,
-        # While the outcome is "running": the trtlog that runs it (see sources.resolve).
+        # While the outcome is "running": the trtlog that runs it, and the process id
+        # namespace where that id means it (see sources.resolve).
         "trtlog_pid": os.getpid(),
+        "pid_namespace": pid_namespace(),
         "backend": backend,
         "model": str(model),
         "folder": str(folder.path.resolve()),

@@ -46,26 +46,35 @@ class LogFollower:
         self._identity: tuple[int, int] | None = None
         self._partial = b""
         self.restarts = 0
+        # Bytes of the file not read yet, as of the last call.
+        self.behind = 0
 
     def lines(self) -> list[str]:
+        """The complete lines written since the last call (at most 64 MB of them: call again
+        until ``behind`` is 0 to catch up with a large file)."""
         try:
-            status = os.stat(self.path)
-        except FileNotFoundError:
+            with open(self.path, "rb") as stream:
+                # The file that was opened, not the path's file of a moment before or after:
+                # a rotation between the two is seen next time.
+                status = os.fstat(stream.fileno())
+                identity = (status.st_dev, status.st_ino)
+                if self._identity is not None and (
+                    identity != self._identity or status.st_size < self._position
+                ):
+                    # Truncated or replaced: the build starts over.
+                    self._position, self._partial = 0, b""
+                    self.restarts += 1
+                self._identity = identity
+                self.behind = status.st_size - self._position
+                if self.behind <= 0:
+                    return []
+                stream.seek(self._position)
+                data = stream.read(min(self.behind, 64 * _READ_BYTES))
+        except OSError:
+            # Not there (yet), or not readable for a moment (being rotated): tried again.
             return []
-        identity = (status.st_dev, status.st_ino)
-        if self._identity is not None and (
-            identity != self._identity or status.st_size < self._position
-        ):
-            # Truncated or replaced: the build starts over.
-            self._position, self._partial = 0, b""
-            self.restarts += 1
-        self._identity = identity
-        if status.st_size == self._position:
-            return []
-        with open(self.path, "rb") as stream:
-            stream.seek(self._position)
-            data = stream.read(min(status.st_size - self._position, 64 * _READ_BYTES))
         self._position += len(data)
+        self.behind -= len(data)
         data = self._partial + data
         complete, newline, rest = data.rpartition(b"\n")
         if not newline:
@@ -90,6 +99,8 @@ class WatchState:
     # Seconds each tuned layer took, by the log's clock.
     layer_seconds: dict[str, float] = field(default_factory=dict)
     warnings: int = 0
+    # Warning and error lines seen, and the last few of them.
+    notes: int = 0
     recent: list[str] = field(default_factory=list)
     ended: str | None = None
     first_time: float | None = None
@@ -148,6 +159,7 @@ class WatchState:
         self._tuned = progress.layers_tuned
 
     def _note(self, line: str) -> None:
+        self.notes += 1
         self.recent = [*self.recent[-(_RECENT - 1) :], line.strip()[:200]]
 
     @property
@@ -214,14 +226,17 @@ def watch(
         while True:
             restarts = follower.restarts
             lines = follower.lines()
+            while once and follower.behind > 0:
+                # A snapshot reads the whole file, however large.
+                lines += follower.lines()
             if follower.restarts != restarts:
                 state = WatchState()
             if once:
                 lines += follower.rest()
             for line in lines:
-                notes = len(state.recent), state.recent[-1:] if state.recent else []
+                notes = state.notes
                 state.feed(line, time.time())
-                if on_line is not None and (len(state.recent), state.recent[-1:]) != notes:
+                if on_line is not None and state.notes != notes:
                     on_line(line, state)
             if on_poll is not None:
                 on_poll(state)

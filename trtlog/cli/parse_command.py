@@ -69,4 +69,8 @@ def parse(
     except LogSourceError as error:
         raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"{out}: cannot write ({error.strerror})") from None
+        reason = error.strerror or error
+        if out is not None and str(error.filename or out) == str(out):
+            raise fail(f"{out}: cannot write ({reason})") from None
+        # A file that went away or became unreadable while it was read.
+        raise fail(f"{error.filename or log}: cannot be read ({reason})") from None

@@ -18,7 +18,7 @@ from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.sources import Sources, parse_sources, read_sources, spooled
-from trtlog.store import Store, sources_key, store_dir
+from trtlog.store import Store, file_stats, sources_key, store_dir
 
 
 @contextmanager
@@ -37,6 +37,9 @@ def write_parse_output(
     (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
     large log."""
     with spooled(sources, store_dir()) as readable, ThreadPoolExecutor(1) as hashing:
+        # What the files were before they were read: one that changes meanwhile (a build still
+        # writing its log) is parsed again next time.
+        before = _stats_if_readable(sources) if store and sources.log != "-" else None
         # The store's key (a hash of the whole file) is worked out on another core meanwhile.
         key = hashing.submit(sources_key, readable) if store else None
         if output_format == "jsonl":
@@ -61,11 +64,19 @@ def write_parse_output(
                 # The log is parsed: it is kept even when the summary's reader stops early
                 # (``trtlog parse LOG | head``, a broken pipe).
                 if key is not None:
-                    Store(jobs=jobs).add(sources, log, readable, key=key.result())
+                    Store(jobs=jobs).add(sources, log, readable, key=key.result(), before=before)
             return
         if key is not None:
             _settle()
-            Store(jobs=jobs).add(sources, log, readable, key=key.result())
+            Store(jobs=jobs).add(sources, log, readable, key=key.result(), before=before)
+
+
+def _stats_if_readable(sources: Sources) -> dict[str, dict[str, int]] | None:
+    """``file_stats`` of ``sources``; None where a file is missing (the parse says so)."""
+    try:
+        return file_stats(sources)
+    except OSError:
+        return None
 
 
 def _settle() -> None:

@@ -8,6 +8,7 @@ paths); this process writes every result, so the dataset is the same whichever r
 from __future__ import annotations
 
 import glob
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -17,7 +18,7 @@ from pathlib import Path
 from trtlog.dataset.extract import LogResult, content_id, extract_log
 from trtlog.dataset.layout import Dataset
 from trtlog.parse import LogSourceError
-from trtlog.processes import die_with_parent
+from trtlog.processes import die_with_parent, prepare
 
 # What a directory is searched for (recursively).
 LOG_SUFFIXES = (".log", ".txt", ".out", ".log.gz", ".txt.gz", ".gz")
@@ -97,8 +98,15 @@ def _run(paths: list[str], jobs: int, dask_scheduler: str | None) -> Iterator[Lo
     if dask_scheduler is not None:
         yield from _on_dask(paths, dask_scheduler)
     elif jobs > 1 and len(paths) > 1:
+        prepare()
+        # Forked, as the parallel parse's workers: their parent is this process (a forkserver
+        # or spawn would put another process in between).
+        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
         with ProcessPoolExecutor(
-            max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),)
+            max_workers=jobs,
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         ) as pool:
             futures = [pool.submit(extract_log, path) for path in paths]
             for future in as_completed(futures):

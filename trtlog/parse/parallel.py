@@ -39,7 +39,7 @@ from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import LineCounts
 from trtlog.parse.rows import Item
 from trtlog.parse.transport import pack, unpack
-from trtlog.processes import die_with_parent
+from trtlog.processes import die_with_parent, prepare
 
 # Pieces this size keep every worker busy and each result small; a log under two pieces is
 # parsed in one pass (starting workers would cost more than it saves).
@@ -147,6 +147,7 @@ class ParallelParse:
         # first met, and the first piece (the options, the network, the first layers' tuning)
         # meets most of them. A process's first piece took 0.3 s longer than the next.
         first = parse_piece(self.path, pieces[0])
+        prepare()
         with (
             tempfile.TemporaryDirectory(prefix="trtlog-pieces-") as folder,
             ProcessPoolExecutor(
