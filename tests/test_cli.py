@@ -130,6 +130,23 @@ def test_input_that_is_not_a_log_is_refused_and_not_kept(
     assert not any(store.glob("*/meta.json"))
 
 
+@pytest.mark.parametrize("output_format", ["summary", "json", "jsonl"])
+def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path, output_format: str) -> None:
+    log = tmp_path / "long.log"
+    log.write_text(SAMPLE_10X.read_text() * 40)  # more output than a pipe holds
+    command = f"{sys.executable} -m trtlog.cli.app parse {log} -f {output_format} | head -1"
+    result = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stderr == ""
+    assert len(result.stdout.splitlines()) == 1
+
+
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]

@@ -54,3 +54,4 @@ LogArgument = Annotated[
 OutOption = Annotated[
     Path | None, typer.Option("--out", "-o", help="Write to FILE instead of standard output.")
 ]
+

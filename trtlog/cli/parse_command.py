@@ -68,6 +68,10 @@ def parse(
         write_parse_output(sources, output_format.value, out, store, jobs or default_parse_jobs())
     except LogSourceError as error:
         raise fail(str(error)) from None
+    except BrokenPipeError:
+        # The reader stopped early (``trtlog parse LOG -f jsonl | head -1``): click ends
+        # quietly, as for the other commands.
+        raise
     except OSError as error:
         reason = error.strerror or error
         if out is not None and str(error.filename or out) == str(out):
