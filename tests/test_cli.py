@@ -147,6 +147,30 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path, output_format: 
     assert len(result.stdout.splitlines()) == 1
 
 
+@pytest.mark.parametrize("output_format", ["json", "jsonl"])
+def test_json_output_is_strict_json(tmp_path: Path, output_format: str) -> None:
+    # trtexec prints "inf" and "nan" where a measurement failed; JSON has no such numbers.
+    log = tmp_path / "perf.log"
+    log.write_text(
+        "[11/05/2026-10:15:07] [I] === Performance summary ===\n"
+        "[11/05/2026-10:15:07] [I] Latency: min = 0.5 ms, max = inf ms, mean = nan ms, median ="
+        " 0.6 ms, percentile(90%) = 0.7 ms, percentile(95%) = 0.8 ms, percentile(99%) = -inf ms\n"
+    )
+    result = runner.invoke(app, ["parse", str(log), "-f", output_format])
+    assert result.exit_code == 0, result.output
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not JSON: {constant}")
+
+    text = result.stdout
+    lines = [text] if output_format == "json" else text.splitlines()
+    documents = [json.loads(line, parse_constant=refuse) for line in lines]
+    events = documents[0]["events"] if output_format == "json" else documents
+    (latency,) = [event for event in events if event.get("metric") == "Latency"]
+    assert (latency["min"], latency["max"], latency["mean"]) == (0.5, None, None)
+    assert latency["percentiles"][-1] == [99.0, None]
+
+
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]

@@ -15,7 +15,7 @@ from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.analysis.stream import TableStream
 from trtlog.parse import ParsedLog
 from trtlog.parse.rows import Item, events_of
-from trtlog.parse.serialize import event_to_dict
+from trtlog.parse.serialize import event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.sources import Sources, parse_sources, read_sources, spooled
 from trtlog.store import Store, file_stats, sources_key, store_dir
@@ -96,11 +96,11 @@ def _settle() -> None:
 def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
     document = {
         "source": parsed.source,
-        "summary": log.summary.as_dict(),
+        "summary": to_plain(log.summary.as_dict()),
         "events": [event_to_dict(event) for event in parsed.events],
     }
     with _output(out) as stream:
-        json.dump(document, stream, indent=1)
+        json.dump(document, stream, indent=1, allow_nan=False)
         stream.write("\n")
 
 
@@ -113,7 +113,7 @@ def _write_jsonl(sources: Sources, out: Path | None, jobs: int) -> BuildLog:
         def write(item: Item) -> None:
             tables.feed(item)
             for event in events_of([item]):
-                stream.write(json.dumps(event_to_dict(event)))
+                stream.write(json.dumps(event_to_dict(event), allow_nan=False))
                 stream.write("\n")
 
         shell = read_sources(sources, write, jobs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,11 @@ from trtlog.events.base import Event, TacticId, Tensor
 
 
 def to_plain(value: Any) -> Any:
-    """A JSON-ready form of an event field: tactic ids as "0x..." strings, times as ISO text."""
+    """A JSON-ready form of an event field: tactic ids as "0x..." strings, times as ISO text,
+    a number that is not finite (TensorRT prints "inf" and "nan") as null: JSON has no such
+    numbers."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, TacticId):
         return repr(value)
     if isinstance(value, datetime):
@@ -21,6 +26,8 @@ def to_plain(value: Any) -> Any:
         }
     if isinstance(value, (tuple, list)):
         return [to_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: to_plain(item) for key, item in value.items()}
     return value
 
 
