@@ -35,7 +35,9 @@ def report_build(result: BuildResult, keep: bool) -> None:
 
             summary = stream_build_log(sources, default_parse_jobs()).summary
     except LogSourceError as error:
-        print(f"trtlog: the log could not be read: {error}", file=sys.stderr)
+        # A build that failed before TensorRT said anything has its reason said already.
+        if result.exit_code == 0:
+            print(f"trtlog: the log could not be read: {error}", file=sys.stderr)
         return
     render_summary(summary, sys.stdout)
     if not keep:
