@@ -215,3 +215,29 @@ def test_once_reads_the_whole_of_a_file_larger_than_one_read(
     result = watching.watch(SAMPLE, once=True)
     assert result.reason == "passed"
     assert (result.state.progress.layers_tuned, result.state.progress.tactics_timed) == (4, 13)
+
+
+def test_a_script_without_a_verdict_ends_when_its_engine_is_written(tmp_path: Path) -> None:
+    # A Python-API build: the sample's lines without trtexec's "&&&& PASSED" verdict.
+    log = tmp_path / "build.log"
+    lines = [line for line in SAMPLE.read_text().splitlines(True) if "&&&&" not in line]
+    source = tmp_path / "script-output.log"
+    source.write_text("".join(lines))
+    engine = tmp_path / "model.engine"
+    environment = dict(os.environ, TRTLOG_STORE=str(tmp_path / "store"))
+    command = [sys.executable, "-m", "trtlog.cli.app", "watch", str(log), "--engine", str(engine)]
+    watcher = subprocess.Popen(
+        [*command, "--timeout", "60", "--quiet"],
+        cwd=tmp_path,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    subprocess.run([sys.executable, "-c", WRITER, str(source), str(log), "plain"], check=True)
+    engine.write_bytes(b"serialized engine")
+    started = time.monotonic()
+    out, err = watcher.communicate(timeout=120)
+    assert watcher.returncode == 0, err
+    assert time.monotonic() - started < 30  # not the timeout
+    assert "watch ended: the build finished" in out and "13 tactics timed" in out

@@ -211,17 +211,21 @@ def watch(
     *,
     timeout: float | None = None,
     once: bool = False,
+    engine: Path | None = None,
     poll: float = 0.25,
     on_line: Callable[[str, WatchState], None] | None = None,
     on_poll: Callable[[WatchState], None] | None = None,
 ) -> WatchResult:
     """Follow ``path`` until its build ends, ``timeout`` seconds pass, or Ctrl-C; with
-    ``once``, read what is there and stop. ``on_line`` sees each warning and error line as it
+    ``once``, read what is there and stop. ``engine``: the file the build writes its engine
+    to; once it is there and has stopped growing, the build has ended (a Python-API script
+    prints no verdict). ``on_line`` sees each warning and error line as it
     comes, ``on_poll`` the state after each read."""
     follower = LogFollower(path)
     state = WatchState()
     started = time.monotonic()
     reason = "interrupted"
+    written = _EngineWritten(engine) if engine is not None else None
     try:
         while True:
             restarts = follower.restarts
@@ -243,6 +247,12 @@ def watch(
             if state.ended:
                 reason = state.ended
                 break
+            if written is not None and written.done():
+                # The log may still get its last lines: read them before ending.
+                for line in follower.lines() + follower.rest():
+                    state.feed(line, time.time())
+                reason = "built"
+                break
             if once:
                 reason = "once" if path.exists() else "missing"
                 break
@@ -253,6 +263,23 @@ def watch(
     except KeyboardInterrupt:
         reason = "interrupted"
     return WatchResult(state, reason, follower.restarts)
+
+
+class _EngineWritten:
+    """Whether an engine file is there and has kept its size over two looks."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._size: int | None = None
+
+    def done(self) -> bool:
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            return False
+        settled = size > 0 and size == self._size
+        self._size = size
+        return settled
 
 
 def _stamp_of(line: str) -> float | None:

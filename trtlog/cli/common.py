@@ -54,4 +54,3 @@ LogArgument = Annotated[
 OutOption = Annotated[
     Path | None, typer.Option("--out", "-o", help="Write to FILE instead of standard output.")
 ]
-

@@ -24,13 +24,22 @@ def watch(
     once: Annotated[
         bool, typer.Option("--once", help="Print the state of the log as it is now, and exit.")
     ] = False,
+    engine: Annotated[
+        Path | None,
+        typer.Option(
+            "--engine",
+            help="The engine file the build writes: the watch ends once it is written (for "
+            "scripts that print no verdict).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
 ) -> None:
     """Follow a log as it is written, like tail -f: phase, layer being tuned, layers tuned out
     of the total, tactics timed, slowest layers, warnings and errors, time left.
 
-    It ends when the build ends (&&&& PASSED or FAILED), on Ctrl-C or after --timeout; then the
-    log is parsed and becomes the current log. It waits for a file that does not exist yet and
+    It ends when the build ends (&&&& PASSED or FAILED, Polygraphy's verdict, TensorRT-LLM's
+    total build time, or the --engine file written), on Ctrl-C or after --timeout; then the log
+    is parsed and becomes the current log. It waits for a file that does not exist yet and
     starts over when the file is truncated or replaced. --once prints the state and exits.
 
     Example: trtexec --onnx=model.onnx --verbose > build.log & trtlog watch build.log
@@ -45,6 +54,7 @@ def watch(
             log,
             timeout=timeout,
             once=once,
+            engine=engine,
             on_line=display.diagnostic,
             on_poll=display.update,
         )
