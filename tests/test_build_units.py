@@ -235,3 +235,40 @@ def test_capture_times_fall_back_to_the_file_time_without_run_json(tmp_path: Pat
     times = read_capture(capture)
     written = datetime.fromtimestamp(capture.stat().st_mtime)
     assert times.time_of(1) == written
+
+
+def test_ctrl_c_while_the_finished_build_is_parsed_is_said_and_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.conftest import SAMPLES
+    from trtlog.build.run import BuildResult
+    from trtlog.cli.build_output import report_build
+    from trtlog.store import Store
+
+    folder = RunFolder(tmp_path / "run", Path("model.onnx"))
+    folder.path.mkdir()
+    folder.log.write_bytes((SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes())
+    run = {"outcome": "succeeded", "folder": str(folder.path), "backend": "trtexec",
+           "duration_s": 1.0, "lines": 234}  # fmt: skip
+    folder.write_run(run)
+
+    def interrupted(*_arguments: object, **_keywords: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "load", interrupted)
+    with pytest.raises(SystemExit) as ended:
+        report_build(BuildResult(folder, run, ProgressState()), keep=True)
+    assert ended.value.code == 130
+    assert "interrupted while parsing the log" in capsys.readouterr().err
+    recorded = json.loads(folder.run_json.read_text())
+    assert (recorded["outcome"], recorded["parse"]) == ("succeeded", "interrupted")
+
+
+def test_progress_never_shows_more_layers_tuned_than_the_total() -> None:
+    progress = ProgressState()
+    progress.feed("[V] [TRT] After concat removal: 2 layers")
+    for layer in ("a", "b", "c"):
+        progress.feed(f"[V] [TRT] =============== Computing costs for {layer}")
+    assert progress.layers_tuned == 3
+    assert "layer 3 " in progress.describe() + " " and "/2" not in progress.describe()
+    assert progress.as_dict()["layers_total"] is None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -11,6 +13,9 @@ from rich.text import Text
 from trtlog.build import BuildResult
 from trtlog.parse import LogSourceError
 from trtlog.sources import RUN_FOLDER_EXPORTS, resolve
+
+if TYPE_CHECKING:
+    from trtlog.parse.summary import Summary
 
 _OUTCOME_STYLES = {"succeeded": "bold green", "interrupted": "bold yellow"}
 
@@ -21,6 +26,30 @@ def report_build(result: BuildResult, keep: bool) -> None:
     from trtlog.cli.render_summary import render_summary
 
     _render_run(result)
+    try:
+        summary = _parse_run(result, keep)
+    except KeyboardInterrupt:
+        # The build is over and its folder whole; only the parse was cut short.
+        result.run["parse"] = "interrupted"
+        result.folder.write_run(result.run)
+        print(
+            f"trtlog: interrupted while parsing the log; the run folder is kept: "
+            f"trtlog parse {result.folder.path}",
+            file=sys.stderr,
+        )
+        raise SystemExit(128 + signal.SIGINT) from None
+    if summary is None:
+        return
+    render_summary(summary, sys.stdout)
+    if not keep:
+        folder = result.folder
+        for path in (folder.log, folder.capture, *map(folder.export, RUN_FOLDER_EXPORTS)):
+            path.unlink(missing_ok=True)
+
+
+def _parse_run(result: BuildResult, keep: bool) -> Summary | None:
+    """The summary of the run's log, parsed as ``trtlog parse`` parses it; None (and a line on
+    standard error where the build succeeded) when it cannot be read."""
     try:
         sources = resolve(result.folder.path)
         # Parsed as ``trtlog parse`` parses: by the cores, without keeping the bulk of the
@@ -38,12 +67,10 @@ def report_build(result: BuildResult, keep: bool) -> None:
         # A build that failed before TensorRT said anything has its reason said already.
         if result.exit_code == 0:
             print(f"trtlog: the log could not be read: {error}", file=sys.stderr)
-        return
-    render_summary(summary, sys.stdout)
-    if not keep:
-        folder = result.folder
-        for path in (folder.log, folder.capture, *map(folder.export, RUN_FOLDER_EXPORTS)):
-            path.unlink(missing_ok=True)
+        return None
+    result.run["parse"] = "parsed"
+    result.folder.write_run(result.run)
+    return summary
 
 
 def _render_run(result: BuildResult) -> None:
