@@ -270,5 +270,5 @@ def test_progress_never_shows_more_layers_tuned_than_the_total() -> None:
     for layer in ("a", "b", "c"):
         progress.feed(f"[V] [TRT] =============== Computing costs for {layer}")
     assert progress.layers_tuned == 3
+    # The count before tuning was short (10.x tunes each backend strategy): no "3/2".
     assert "layer 3 " in progress.describe() + " " and "/2" not in progress.describe()
-    assert progress.as_dict()["layers_total"] is None

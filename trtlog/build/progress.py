@@ -160,9 +160,6 @@ class ProgressState:
     def as_dict(self) -> dict[str, Any]:
         state = asdict(self)
         del state["started"], state["_headers_seen"]
-        if self.layers_total is not None and self.layers_tuned > self.layers_total:
-            # The count before tuning was short (Myelin or reformats added layers): no total.
-            state["layers_total"] = None
         return state
 
     def describe(self) -> str:
