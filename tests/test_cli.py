@@ -171,6 +171,49 @@ def test_json_output_is_strict_json(tmp_path: Path, output_format: str) -> None:
     assert latency["percentiles"][-1] == [99.0, None]
 
 
+def run_trtlog(
+    tmp_path: Path, *arguments: str, stdin: object = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trtlog.cli.app", *arguments],
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        stdin=stdin,  # type: ignore[arg-type]
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_standard_input_that_is_closed_or_endless_zeros_is_refused(tmp_path: Path) -> None:
+    closed = subprocess.run(
+        [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
+        cwd=tmp_path,
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert closed.returncode == 2 and "standard input is closed" in closed.stderr
+    assert "Traceback" not in closed.stderr
+    with open("/dev/zero", "rb") as zeros:
+        endless = run_trtlog(tmp_path, "parse", "-", stdin=zeros)
+    assert endless.returncode == 2 and "binary" in endless.stderr
+    assert run_trtlog(tmp_path, "parse", "/dev/zero").returncode == 2
+    assert not any((tmp_path / "store").glob("*.log"))  # no copy left behind
+
+
+def test_the_current_log_from_standard_input_is_not_read_again(tmp_path: Path) -> None:
+    with SAMPLE_10X.open("rb") as log:
+        parsed = run_trtlog(tmp_path, "parse", "-", stdin=log)
+    assert parsed.returncode == 0, parsed.stderr
+    # A later query reads the stored tables, not standard input (here empty).
+    layers = run_trtlog(tmp_path, "layers", "-f", "json")
+    assert layers.returncode == 0, layers.stderr
+    assert len(json.loads(layers.stdout)) > 0
+
+
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -126,9 +125,18 @@ def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
     if sources.log != "-":
         yield sources
         return
+    from trtlog.parse.reader import open_log
+
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=folder, suffix=".log", delete=False) as copy:
-        shutil.copyfileobj(sys.stdin.buffer, copy)
+    # Opened first: a closed standard input, or bytes that are not text (``< /dev/zero``), are
+    # refused from their first bytes before anything is copied.
+    with open_log("-") as stream:
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".log", delete=False) as copy:
+            try:
+                shutil.copyfileobj(stream, copy)
+            except BaseException:
+                Path(copy.name).unlink(missing_ok=True)
+                raise
     try:
         yield replace(sources, log=copy.name, name="-")
     finally:

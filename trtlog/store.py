@@ -119,10 +119,22 @@ class Store:
         Raises ``StoreError`` (one line) when the store cannot be written."""
         if sources is None:
             sources = self.current()
+            if sources.log == "-":
+                # Standard input is not read again: the current log is what was parsed.
+                return self._current_from_input(sources)
         try:
             return self._load(sources, make_current)
         except OSError as error:
             raise self._error(error) from error
+
+    def _current_from_input(self, sources: Sources) -> BuildLog:
+        key = str(_read_json(self.root / "current.json").get("key", ""))
+        if not key or not self._complete(key):
+            raise NoCurrentLog(
+                "the current log came from standard input and is no longer stored: parse it "
+                "again, or pass --log PATH"
+            )
+        return self._open(key, sources)
 
     def _error(self, error: OSError) -> LogSourceError:
         """The one-line error of a failed store operation, naming what failed: the store, or

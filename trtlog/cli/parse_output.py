@@ -14,6 +14,7 @@ from typing import TextIO
 from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.analysis.stream import TableStream
 from trtlog.parse import ParsedLog
+from trtlog.parse.reader import open_log
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
@@ -36,6 +37,9 @@ def write_parse_output(
     """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
     (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
     large log."""
+    if sources.log not in (None, "-"):
+        # Refused from its first bytes (a binary file, /dev/zero) before it is hashed whole.
+        open_log(sources.log).close()
     with spooled(sources, store_dir()) as readable, ThreadPoolExecutor(1) as hashing:
         # What the files were before they were read: one that changes meanwhile (a build still
         # writing its log) is parsed again next time.

@@ -94,6 +94,8 @@ def open_log(source: str | os.PathLike[str]) -> BinaryIO:
     Raises ``LogSourceError`` with a one-line reason when the source cannot be a text log.
     """
     if str(source) == "-":
+        if sys.stdin is None or sys.stdin.closed:
+            raise LogSourceError("standard input is closed: there is no log to read")
         stream: BinaryIO = sys.stdin.buffer
         name = "standard input"
     else:
