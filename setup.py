@@ -3,7 +3,7 @@
 A verbose log of a large model holds millions of lines, and the modules below touch each one:
 the scanner, records, the fold and the table builders fed while reading. Compiled to C by mypyc
 (from the same type-annotated source), they read the 10.x 1 GB benchmark log about a quarter
-faster (README, "Large logs"). Everything else stays plain Python.
+faster (bench/HISTORY.md). Everything else stays plain Python.
 
 The compiled modules are optional: the build falls back to plain Python where mypyc or a C
 compiler is missing or fails, or when ``TRTLOG_PURE_PYTHON=1`` is set (for working on these
