@@ -386,8 +386,8 @@ def test_once_forked_is_called_once_the_workers_run() -> None:
 
 
 def test_pandas_is_imported_after_the_workers_are_forked() -> None:
-    # ``trtlog parse`` imports pandas (0.3-0.5 s) once the workers run, not before they are
-    # forked: the first piece taken hands the next ones to the pool, which forks.
+    # ``trtlog parse`` imports pandas (a slow import) once the workers run, not before they
+    # are forked: the first piece taken hands the next ones to the pool, which forks.
     code = (
         "import sys\n"
         "import trtlog.cli.parse_output, trtlog.store\n"

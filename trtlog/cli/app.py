@@ -22,27 +22,23 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    # numpy's OpenBLAS starts a thread per core when imported, and each spins for a while: on
-    # a 2-core machine a stored query spent 0.12 s more CPU time with them (0.83-0.89 s against
-    # 0.72-0.75 s), time taken from the command itself. trtlog calls no BLAS routine (no matrix
+    # numpy's OpenBLAS starts a thread per core when imported, and each spins for a while,
+    # taking CPU time from the command itself. trtlog calls no BLAS routine (no matrix
     # products), so one thread does; a value the user has set is kept. (Set here, before any
     # command imports numpy; the library, imported into another program, leaves it alone.)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # numpy asks Linux for transparent huge pages for each array of 4 MB or more. Where the
     # kernel compacts memory to find them on demand (THP "madvise" mode, with defrag
-    # "madvise", common on Linux distributions), the first touch of a large array stalls: on
-    # the 10.x-style 1 GB benchmark log the tactics table took 0.88-1.07 s to build instead of
-    # 0.56-0.63 s, most of it system time, and the choices table 0.76-0.89 s instead of
-    # 0.57-0.72 s. trtlog builds each large array once or twice, too few times for huge pages
+    # "madvise", common on Linux distributions), the first touch of a large array stalls in
+    # the kernel. trtlog builds each large array once or twice, too few times for huge pages
     # to pay back; a value the user has set is kept.
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     try:
         app()
     finally:
-        # At exit, CPython collects garbage once more, walking every object still alive: after
-        # a parse of the 10.x-style 1 GB benchmark log the exit took 0.27-0.30 s, with them
-        # frozen (left out of collections; still freed) 0.09 s. Nothing trtlog leaves behind
-        # needs that collection: its files and processes are closed by then. (``trtlog parse``
+        # At exit, CPython collects garbage once more, walking every object still alive (a
+        # large log leaves millions); frozen, they are left out of that collection and still
+        # freed. Nothing trtlog leaves behind needs it: its files and processes are closed. (``trtlog parse``
         # also freezes what the parse kept before it builds the tables: ``parse_output``.)
         gc.freeze()
 
