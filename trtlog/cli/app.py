@@ -38,8 +38,9 @@ def main() -> None:
     finally:
         # At exit, CPython collects garbage once more, walking every object still alive (a
         # large log leaves millions); frozen, they are left out of that collection and still
-        # freed. Nothing trtlog leaves behind needs it: its files and processes are closed. (``trtlog parse``
-        # also freezes what the parse kept before it builds the tables: ``parse_output``.)
+        # freed. Nothing trtlog leaves behind needs it: its files and processes are closed.
+        # (``trtlog parse`` also freezes what the parse kept before it builds the tables:
+        # ``parse_output``.)
         gc.freeze()
 
 
