@@ -307,14 +307,12 @@ def _machine() -> str:
 
 
 def _trtlog_build() -> str:
-    """Whether the trtlog these runs import has its compiled modules (``setup.py``)."""
-    check = "import trtlog; print(trtlog.compiled())"
+    """Where the native core these runs import comes from (an editable build or a wheel)."""
+    check = "import trtlog._core as core; print(core.__file__)"
     answer = subprocess.run(
         [sys.executable, "-c", check], capture_output=True, text=True, check=False
     ).stdout.strip()
-    return {"True": "trtlog compiled (mypyc)", "False": "trtlog plain Python"}.get(
-        answer, "trtlog build unknown"
-    )
+    return f"trtlog native core {Path(answer).name}" if answer else "trtlog core missing"
 
 
 def _row(result: Measurement) -> str:

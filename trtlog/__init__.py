@@ -35,11 +35,3 @@ def load(
     return load_from_store(
         source, layers=layers, profile=profile, times=times, store=store, jobs=jobs
     )
-
-
-def compiled() -> bool:
-    """Whether the modules that read every line run compiled by mypyc (``setup.py``), not as
-    plain Python: an install falls back to plain Python where no C compiler is at hand."""
-    from trtlog.parse import fold
-
-    return not (fold.__file__ or "").endswith(".py")

@@ -7,13 +7,13 @@ from collections.abc import Generator, Iterable, Iterator
 from typing import BinaryIO
 
 from trtlog.events.base import Event
-from trtlog.parse.blocks import BlockScanner, ParsedLine, text_chunks
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place, fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import Item, RowBlock, events_of
+from trtlog.parse.scanner import CoreScanner, ParsedLine, byte_chunks
 
 __all__ = [
     "LineCounter",
@@ -59,7 +59,7 @@ def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None)
 
 class StreamItems:
     """The items of a log read from a stream in large pieces, runs of tactic timings and
-    Myelin trace lines as blocks (``trtlog.parse.blocks``); after they have been read,
+    Myelin trace lines as blocks (``trtlog.parse.scanner``); after they have been read,
     ``physical_lines`` holds the number of lines. The same events as ``iter_items``."""
 
     def __init__(self, parser: RecordParser | None = None, first_line: int = 1) -> None:
@@ -67,21 +67,21 @@ class StreamItems:
         fast_path = self.parser.fast_path
         if fast_path is None:
             raise ValueError("blocks are only read with the fast path")
-        self._scanner = BlockScanner(fast_path, first_line)
+        self._scanner = CoreScanner(fast_path, self.parser.lark, first_line)
         self._scanner.split_lines = self.parser.split_lines
 
     @property
     def physical_lines(self) -> int:
         return self._scanner.lines
 
-    def of_chunks(self, chunks: Iterable[str]) -> Iterator[Item]:
-        """Items of text pieces that each end at a line's end (but for the last)."""
+    def of_chunks(self, chunks: Iterable[bytes]) -> Iterator[Item]:
+        """Items of the log's bytes, given in pieces of any size."""
         records = assemble_records(self._scanner.scan(chunks))
         return _record_events(records, self.parser)
 
     def folded(self, stream: BinaryIO) -> Generator[Item, None, Place]:
         """The linked items of a stream's lines; returns the place the log ended in (``fold``)."""
-        return fold(self.of_chunks(text_chunks(stream)))
+        return fold(self.of_chunks(byte_chunks(stream)))
 
 
 # Lines before the first envelope are TensorRT's only if the log never uses envelopes (5.x

@@ -22,7 +22,6 @@ from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
 from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.announced import Announcement, announcement, announces, listed
-from trtlog.parse.blocks import ParsedLine
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
@@ -37,9 +36,10 @@ from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.rows import LINE, Item, RowBlock
+from trtlog.parse.scanner import ParsedLine
 
 if TYPE_CHECKING:
-    from trtlog.parse.blocks import Scanned
+    from trtlog.parse.scanner import Scanned
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -161,6 +161,11 @@ class RecordParser:
         # against: it tries every text with Lark.
         self._starts: StartTerminals | None = shared_start_terminals(self._lark) if fast else None
         self._announced: Announcement | None = None
+
+    @property
+    def lark(self) -> Lark:
+        """The message grammar's parser."""
+        return self._lark
 
     @property
     def fast_path(self) -> FastPath | None:

@@ -92,8 +92,7 @@ class RowBlock:
     runner_id: int | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt through ``__init__``: a class compiled by mypyc (``setup.py``) cannot be made
-        # by ``object.__new__`` as ``reduce_slots``'s ``rebuild`` makes events (blocks are few).
+        # Rebuilt through ``__init__`` (blocks are few; events use ``reduce_slots``'s rebuild).
         _, (cls, *values) = reduce_slots(self)
         return cls, tuple(values)
 

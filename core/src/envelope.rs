@@ -1,0 +1,106 @@
+//! The envelopes the frequent message forms are printed in, recognised without the grammar.
+//!
+//! Tactic timings and Myelin trace lines come in two envelopes, both VERBOSE and stamped to the
+//! second: trtexec's `[08/30/2026-04:08:32] [V] [TRT] ` (8.x to 10.x) and a Python logger's
+//! `[08/30/2026-04:08:32] [TRT] [V] `. The grammar (`grammars/envelope.lark`) knows many more;
+//! a line in any other envelope is left to it.
+
+/// `[MM/DD/YYYY-HH:MM:SS]`: the stamp's length in bytes.
+const STAMP_LEN: usize = 21;
+
+/// Whether `line` starts with a `[MM/DD/YYYY-HH:MM:SS]` stamp (ASCII digits only).
+pub fn starts_with_stamp(line: &[u8]) -> bool {
+    if line.len() < STAMP_LEN {
+        return false;
+    }
+    let shape = b"[dd/dd/dddd-dd:dd:dd]";
+    line[..STAMP_LEN]
+        .iter()
+        .zip(shape)
+        .all(|(byte, want)| match want {
+            b'd' => byte.is_ascii_digit(),
+            other => byte == other,
+        })
+}
+
+/// The length of a verbose timing envelope `line` starts with (stamp, space, `[V] [TRT] ` or
+/// `[TRT] [V] `), if it starts with one.
+pub fn verbose_prefix_len(line: &[u8]) -> Option<usize> {
+    if !starts_with_stamp(line) {
+        return None;
+    }
+    let rest = &line[STAMP_LEN..];
+    for tags in [&b" [V] [TRT] "[..], &b" [TRT] [V] "[..]] {
+        if rest.starts_with(tags) {
+            return Some(STAMP_LEN + tags.len());
+        }
+    }
+    None
+}
+
+/// Whether `line` opens a record of its own: a stamp, an optional space, then a severity or
+/// library tag (`[V]`, `[I]`, `[W]`, `[E]`, `[F]`, `[X]`, `[S]`, `[U]`, `[!]`, `[TRT]`,
+/// `[TRT-LLM]`). The grammar gives every such line an envelope, so no bare line under a record
+/// starts this way; it knows more envelopes, so "no" only means "not known here".
+pub fn opens_record(line: &[u8]) -> bool {
+    if !starts_with_stamp(line) {
+        return false;
+    }
+    let mut rest = &line[STAMP_LEN..];
+    if rest.first() == Some(&b' ') {
+        rest = &rest[1..];
+    }
+    const TAGS: [&[u8]; 11] = [
+        b"[V]",
+        b"[I]",
+        b"[W]",
+        b"[E]",
+        b"[F]",
+        b"[X]",
+        b"[S]",
+        b"[U]",
+        b"[!]",
+        b"[TRT]",
+        b"[TRT-LLM]",
+    ];
+    TAGS.iter().any(|tag| rest.starts_with(tag))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trtexec_and_python_logger_prefixes() {
+        // TensorRT 10.16 trtexec --verbose.
+        let trtexec =
+            b"[07/07/2026-02:11:09] [V] [TRT] Tactic Name: sm80_xmma Tactic: 0x1 Time: 0.1";
+        assert_eq!(verbose_prefix_len(trtexec), Some(32));
+        // A Python logger that prints "[TRT] [V]" after the stamp (8.6 samples).
+        let python = b"[03/14/2023-10:00:01] [TRT] [V] Tactic: 0x2 Time: 0.2";
+        assert_eq!(verbose_prefix_len(python), Some(32));
+        assert_eq!(
+            verbose_prefix_len(b"[07/07/2026-02:11:09] [I] [TRT] x"),
+            None
+        );
+        assert_eq!(verbose_prefix_len(b"[TRT] [V] Tactic: 0x2 Time: 0.2"), None);
+        assert_eq!(
+            verbose_prefix_len(b"[07/07/2026-02:1a:09] [V] [TRT] x"),
+            None
+        );
+    }
+
+    #[test]
+    fn record_openers() {
+        assert!(opens_record(
+            b"[07/07/2026-02:11:09] [I] Starting inference"
+        ));
+        assert!(opens_record(b"[07/07/2026-02:11:09][W] no space"));
+        assert!(opens_record(
+            b"[07/07/2026-02:11:09] [TRT-LLM] [I] Total time"
+        ));
+        assert!(!opens_record(b"    Layer(CaskConvolution): conv1"));
+        assert!(!opens_record(b"[07/07/2026-02:11:09] plain text"));
+        assert!(!opens_record(b""));
+    }
+}

@@ -1,0 +1,278 @@
+//! The frequent message forms the core claims, as their grammar rules read them.
+//!
+//! - `tactic_timing` (`grammars/autotuning.lark`): 8.x-10.x "Tactic: 0x... Time: 0.0123", and
+//!   the 5.x-7.x spellings "Tactic: 12 time 0.1", "Tactic 12 Time: 0.1";
+//! - `named_tactic_timing`: 8.6-10.x "Tactic Name: <kernel> [numSplitK: ...] Tactic: 0x...
+//!   Time: ...";
+//! - `myelin_trace` (`grammars/notes.lark`): the rows of Myelin's tactic tables,
+//!   " (foreignNode) ..." (10.x) and " (myelin) ..." (8.x).
+//!
+//! A body is claimed only when it matches its form in full and no terminal that the grammar's
+//! lexer tries before the form's first terminal matches at its start (`Guards`, sent by the
+//! Python side, which reads the order from the parser).
+
+use regex::{Regex, RegexSet};
+use std::sync::OnceLock;
+
+use crate::grammar::narrowed_terminal;
+
+/// The form of a body, from its first bytes (before it is checked in full).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Plain,
+    Named,
+    Myelin,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Plain, Kind::Named, Kind::Myelin];
+
+    /// The form a body may be, by how it starts.
+    pub fn of(body: &str) -> Option<Kind> {
+        if let Some(rest) = body.strip_prefix("Tactic") {
+            if rest.starts_with(" Name: ") {
+                return Some(Kind::Named);
+            }
+            let rest = rest.strip_prefix(':').unwrap_or(rest);
+            let after = rest.strip_prefix(' ')?.as_bytes().first()?;
+            return (after.is_ascii_digit() || *after == b'-').then_some(Kind::Plain);
+        }
+        let myelin = [" (foreignNode)", " (myelin)", " (Myelin)"];
+        myelin
+            .iter()
+            .any(|prefix| body.starts_with(prefix))
+            .then_some(Kind::Myelin)
+    }
+
+    /// The name the Python side gives this form's first terminal (``Guards``).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Plain => "tactic_timing",
+            Kind::Named => "named_tactic_timing",
+            Kind::Myelin => "myelin_trace",
+        }
+    }
+}
+
+/// A tactic timing: the tactic as TensorRT's unsigned 64-bit value, the time as printed (read
+/// as a number: inf and FLT_MAX are kept), the kernel and its parameters where named.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing<'a> {
+    pub tactic: u64,
+    pub time: f64,
+    pub kernel: Option<&'a str>,
+    pub parameters: Option<&'a str>,
+}
+
+struct Patterns {
+    plain: Regex,
+    named: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let tactic = narrowed_terminal("TACTIC_ID");
+        let number = narrowed_terminal("NUMBER");
+        let time = narrowed_terminal("_TIME_KEYWORD");
+        let kernel = narrowed_terminal("KERNEL_NAME");
+        let parameters = narrowed_terminal("KERNEL_PARAMETERS");
+        // tactic_timing: _TACTIC_KEYWORD TACTIC_ID _TIME_KEYWORD NUMBER (the keyword's own
+        // lookahead is the TACTIC_ID that follows it).
+        let plain = format!(r"\ATactic:? ({tactic}){time}({number})\z");
+        // named_tactic_timing: "Tactic Name: " KERNEL_NAME [KERNEL_PARAMETERS] " Tactic: "
+        // TACTIC_ID " Time: " NUMBER
+        let named = format!(
+            r"\ATactic Name: ({kernel})({parameters})? Tactic: ({tactic}) Time: ({number})\z"
+        );
+        Patterns {
+            plain: Regex::new(&plain).expect("tactic_timing pattern"),
+            named: Regex::new(&named).expect("named_tactic_timing pattern"),
+        }
+    })
+}
+
+/// TensorRT's tactic id as the grammar's transformer reads it: hexadecimal, or decimal (a
+/// negative one as its two's complement). None where it does not fit in 64 bits.
+pub fn tactic_value(text: &str) -> Option<u64> {
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return u64::from_str_radix(hex, 16).ok();
+    }
+    if let Some(negative) = text.strip_prefix('-') {
+        // Python reads "-0" as 0 and wraps a negative id into 64 bits.
+        let magnitude: u64 = negative.parse().ok()?;
+        return (magnitude <= 1 << 63).then(|| magnitude.wrapping_neg());
+    }
+    text.parse().ok()
+}
+
+/// The body as a tactic timing of form `kind` (`Plain` or `Named`), if it is one in full.
+pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
+    let patterns = patterns();
+    let (tactic, time, kernel, parameters) = match kind {
+        Kind::Plain => {
+            let found = patterns.plain.captures(body)?;
+            (found.get(1)?, found.get(2)?, None, None)
+        }
+        Kind::Named => {
+            let found = patterns.named.captures(body)?;
+            let parameters = found.get(2).map(|value| value.as_str().trim());
+            (
+                found.get(3)?,
+                found.get(4)?,
+                Some(found.get(1)?.as_str()),
+                parameters,
+            )
+        }
+        Kind::Myelin => return None,
+    };
+    Some(Timing {
+        tactic: tactic_value(tactic.as_str())?,
+        time: time.as_str().parse().ok()?,
+        kernel,
+        parameters,
+    })
+}
+
+/// Whether the body is a Myelin trace row the core may claim: `MYELIN_PREFIX [REST]`, where
+/// REST is the rest of the line.
+pub fn is_myelin(body: &str) -> bool {
+    Kind::of(body) == Some(Kind::Myelin)
+}
+
+/// Per form, the terminals the grammar's lexer tries before the form's first one at the start
+/// of a message: a body one of them matches at its start is not claimed (the lexer would take
+/// it otherwise). A form whose guards do not compile is never claimed.
+#[derive(Clone, Debug, Default)]
+pub struct Guards {
+    sets: Vec<(Kind, Option<RegexSet>)>,
+}
+
+impl Guards {
+    /// `guards`: (form name, its patterns, each matched at the body's start).
+    pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
+        let sets = Kind::ALL
+            .iter()
+            .map(|kind| {
+                let patterns = guards.iter().find(|(name, _)| name == kind.name());
+                let set = patterns.and_then(|(_, patterns)| {
+                    RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
+                });
+                (*kind, set)
+            })
+            .collect();
+        Guards { sets }
+    }
+
+    /// No terminal comes before any form's (for tests of the forms alone).
+    pub fn none() -> Guards {
+        Guards {
+            sets: Kind::ALL
+                .iter()
+                .map(|kind| (*kind, Some(RegexSet::empty())))
+                .collect(),
+        }
+    }
+
+    /// Whether a body of form `kind` may be claimed.
+    pub fn clear(&self, kind: Kind, body: &str) -> bool {
+        match self.sets.iter().find(|(own, _)| *own == kind) {
+            Some((_, Some(set))) => !set.is_match(body),
+            _ => false,
+        }
+    }
+
+    /// Whether every form has its guards.
+    pub fn complete(&self) -> bool {
+        self.sets.iter().all(|(_, set)| set.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tactic_timings_in_every_historical_spelling() {
+        // TensorRT 8.0-10.x trtexec.
+        let timing = super::timing(Kind::Plain, "Tactic: 0x0000000000020318 Time: 0.0123").unwrap();
+        assert_eq!(timing.tactic, 0x20318);
+        assert_eq!(timing.time, 0.0123);
+        // TensorRT 7.1 (jetson trtexec): decimal ids, lower-case "time".
+        let timing = super::timing(Kind::Plain, "Tactic: 1 time 0.191488").unwrap();
+        assert_eq!((timing.tactic, timing.time), (1, 0.191488));
+        // TensorRT 5/6: "Tactic -3 Time: ..." (no colon), a negative id wraps to 64 bits.
+        let timing = super::timing(Kind::Plain, "Tactic -3 Time: 1.5").unwrap();
+        assert_eq!(timing.tactic, u64::MAX - 2);
+        // Not timed: kept as printed, the reader decides.
+        let timing = super::timing(Kind::Plain, "Tactic: 0x1 Time: inf").unwrap();
+        assert!(timing.time.is_infinite());
+        assert!(super::timing(Kind::Plain, "Tactic: 0x1 Time: 0.5 ms").is_none());
+        assert!(super::timing(Kind::Plain, "Tactic: 0x1 Time: \u{0661}").is_none());
+    }
+
+    #[test]
+    fn named_tactic_timings() {
+        // TensorRT 10.16 trtexec --verbose.
+        let body = "Tactic Name: sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32_stage4_warpsize2x2x1_tensor16x8x16 Tactic: 0x4d7f2b7e0c4a1f73 Time: 0.0463817";
+        let timing = super::timing(Kind::Named, body).unwrap();
+        assert_eq!(timing.tactic, 0x4d7f2b7e0c4a1f73);
+        assert!(timing.kernel.unwrap().starts_with("sm80_xmma_gemm"));
+        assert_eq!(timing.parameters, None);
+        // TensorRT 8.6: cuBLAS-style kernels print their split-K parameters.
+        let body = "Tactic Name: sm75_xmma_gemm numSplitK: 1 numBuffers: 0 numKernels: 1 Tactic: 0x000000000000001e Time: 0.0112";
+        let timing = super::timing(Kind::Named, body).unwrap();
+        assert_eq!(
+            timing.parameters,
+            Some("numSplitK: 1 numBuffers: 0 numKernels: 1")
+        );
+    }
+
+    #[test]
+    fn ids_beyond_64_bits_are_declined() {
+        assert_eq!(tactic_value("0x10000000000000000"), None);
+        assert_eq!(tactic_value("99999999999999999999"), None);
+        assert_eq!(tactic_value("-9223372036854775808"), Some(1 << 63));
+        assert_eq!(tactic_value("-9223372036854775809"), None);
+        assert_eq!(tactic_value("-0"), Some(0));
+        assert!(super::timing(Kind::Plain, "Tactic: 99999999999999999999 Time: 1").is_none());
+    }
+
+    #[test]
+    fn kinds_by_first_bytes() {
+        assert_eq!(Kind::of("Tactic: 0x1 Time: 1"), Some(Kind::Plain));
+        assert_eq!(
+            Kind::of("Tactic Name: k Tactic: 0x1 Time: 1"),
+            Some(Kind::Named)
+        );
+        // TensorRT 10.16: a Myelin tactic table row.
+        assert_eq!(
+            Kind::of(" (foreignNode)   20, 0.0101120, 1.05934"),
+            Some(Kind::Myelin)
+        );
+        assert_eq!(Kind::of("Tactic: is the only option"), None);
+        assert_eq!(Kind::of("Tactics: 3"), None);
+        assert!(is_myelin(" (myelin) Set user's cuda kernel library"));
+    }
+
+    #[test]
+    fn guards_decline_what_an_earlier_terminal_takes() {
+        let profiled =
+            r"[^\n]+? \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in ".to_string();
+        let guards = Guards::new(&[
+            ("myelin_trace".into(), vec![profiled]),
+            ("tactic_timing".into(), vec![]),
+            ("named_tactic_timing".into(), vec!["(".into()]),
+        ]);
+        assert!(guards.clear(Kind::Myelin, " (foreignNode) 1, 0.5, kernel"));
+        assert!(!guards.clear(
+            Kind::Myelin,
+            " (foreignNode) x (Gemm) profiling completed in 1"
+        ));
+        assert!(guards.clear(Kind::Plain, "Tactic: 0x1 Time: 1"));
+        // A pattern that does not compile: the form is never claimed.
+        assert!(!guards.clear(Kind::Named, "Tactic Name: k Tactic: 0x1 Time: 1"));
+        assert!(!guards.complete());
+        assert!(Guards::none().complete());
+    }
+}

@@ -1,0 +1,199 @@
+//! The grammar's terminals, read from the `.lark` files this crate is built with.
+//!
+//! The grammar (`grammars/*.lark`) is the one specification of every message form. The core's
+//! patterns are put together from its terminals (`TACTIC_ID`, `NUMBER`, `KERNEL_NAME`, ...) so
+//! that a terminal is written once. Lark's patterns are Python regular expressions; the few
+//! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
+//! matches the same text or less (declining a line is always safe: the grammar then parses it).
+
+const GRAMMARS: [&str; 3] = [
+    include_str!("../../trtlog/grammars/common.lark"),
+    include_str!("../../trtlog/grammars/autotuning.lark"),
+    include_str!("../../trtlog/grammars/notes.lark"),
+];
+
+/// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.
+pub fn terminal(name: &str) -> Option<&'static str> {
+    let head = format!("{name}: /");
+    GRAMMARS
+        .iter()
+        .flat_map(|text| text.lines())
+        .find_map(|line| {
+            let pattern = line.strip_prefix(&head)?;
+            let end = pattern.rfind('/')?;
+            Some(&pattern[..end])
+        })
+}
+
+/// A Python pattern as a Rust one matching the same text or less: `\d` (Unicode digits in
+/// Python) becomes ASCII digits, which Rust's number parsers read; `\s` and `[^\s]` take in the
+/// four control characters (0x1C-0x1F) that Python counts as white space and Rust does not.
+pub fn narrowed(pattern: &str) -> String {
+    pattern
+        .replace(r"[^\s]", r"[^\s\x1C-\x1F]")
+        .replace(r"\S", r"[^\s\x1C-\x1F]")
+        .replace(r"\s", r"[\s\x1C-\x1F]")
+        .replace(r"\d", "[0-9]")
+}
+
+/// Terminal `name` narrowed for Rust, as a non-capturing group. Panics when the grammar lacks
+/// it: the crate is built with its grammar, and the tests below name every terminal used.
+pub fn narrowed_terminal(name: &str) -> String {
+    let pattern = terminal(name).unwrap_or_else(|| panic!("terminal {name} is not in the grammar"));
+    format!("(?:{})", narrowed(pattern))
+}
+
+/// A pattern Python's `re` reads (a terminal of the grammar, sent from Python) as a Rust
+/// pattern matching the same text or more, for the guards of `forms::Guards`: a guard that
+/// matches more only makes the core decline more lines. A lookahead becomes a plain group (the
+/// guard asks whether the terminal matches at all, not where it ends), "not followed by any
+/// character" the end of the text, other negative lookaheads are dropped, and `\w` also takes
+/// every letter and number (Python's `\w` and Rust's differ at the edges).
+pub fn widened(pattern: &str) -> String {
+    // Lark hands "\n" on either escaped or as the character itself.
+    let pattern = pattern
+        .replace(r"(?![^\n])", "$")
+        .replace("(?![^\n])", "$")
+        .replace("(?=", "(?:")
+        .replace(r"\w", r"\w\p{L}\p{N}");
+    let pattern = drop_negative_lookaheads(&pattern);
+    // `\w\p{L}\p{N}` is only valid inside a class: wrap the occurrences outside one.
+    wrap_outside_classes(&pattern, r"\w\p{L}\p{N}")
+}
+
+fn drop_negative_lookaheads(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(start) = rest.find("(?!") {
+        out.push_str(&rest[..start]);
+        match group_end(&rest[start..]) {
+            Some(end) => rest = &rest[start + end..],
+            None => {
+                // Unbalanced: keep it, and let the compiler refuse the guard.
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the group `text` starts with (up to and including its closing parenthesis).
+fn group_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut escaped = false;
+    let mut in_class = false;
+    for (index, character) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match character {
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(index + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn wrap_outside_classes(pattern: &str, item: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut in_class = false;
+    let mut index = 0;
+    let bytes = pattern.as_bytes();
+    while index < pattern.len() {
+        if pattern[index..].starts_with(item) {
+            if in_class {
+                out.push_str(item);
+            } else {
+                out.push('[');
+                out.push_str(item);
+                out.push(']');
+            }
+            index += item.len();
+            continue;
+        }
+        let character = pattern[index..].chars().next().unwrap_or('\0');
+        match bytes[index] {
+            b'\\' => {
+                // An escape and the character it escapes.
+                let escaped = pattern[index + 1..]
+                    .chars()
+                    .next()
+                    .map_or(0, char::len_utf8);
+                out.push_str(&pattern[index..index + 1 + escaped]);
+                index += 1 + escaped;
+                continue;
+            }
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            _ => {}
+        }
+        out.push(character);
+        index += character.len_utf8();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_terminal_the_forms_use_is_in_the_grammar() {
+        for name in [
+            "TACTIC_ID",
+            "NUMBER",
+            "KERNEL_NAME",
+            "KERNEL_PARAMETERS",
+            "MYELIN_PREFIX",
+            "_TIME_KEYWORD",
+        ] {
+            assert!(terminal(name).is_some(), "{name}");
+            regex::Regex::new(&narrowed_terminal(name)).unwrap();
+        }
+        assert_eq!(terminal("TACTIC_ID"), Some(r"0x[0-9a-fA-F]+|-?\d+"));
+    }
+
+    #[test]
+    fn narrowing_keeps_python_white_space_out_of_names() {
+        let kernel = regex::Regex::new(&format!("^{}$", narrowed_terminal("KERNEL_NAME"))).unwrap();
+        assert!(kernel.is_match("sm80_xmma_gemm_f16f16"));
+        assert!(!kernel.is_match("sm80\u{1C}xmma"));
+        let number = regex::Regex::new(&format!("^{}$", narrowed_terminal("NUMBER"))).unwrap();
+        assert!(number.is_match("0.0123"));
+        assert!(!number.is_match("\u{0663}"));
+    }
+
+    #[test]
+    fn widening_turns_lookaheads_into_groups() {
+        let profiled =
+            r"[^\n]+?(?= \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in )";
+        let guard = regex::Regex::new(&format!("^(?:{})", widened(profiled))).unwrap();
+        assert!(guard.is_match("conv1 (CaskConvolution) profiling completed in 0.1 seconds."));
+        assert!(!guard.is_match("Tactic: 0x1 Time: 0.5"));
+        let stage = r"(Original|After [^:\n]+?)(?=: \d+ layers(?![^\n]))";
+        let guard = regex::Regex::new(&format!("^(?:{})", widened(stage))).unwrap();
+        assert!(guard.is_match("After dead-layer removal: 12 layers"));
+        assert!(!guard.is_match("After dead-layer removal: 12 layers left"));
+        let runner = r"[A-Za-z]\w*(?= has no valid tactics for this config, skipping)";
+        let guard = regex::Regex::new(&format!("^(?:{})", widened(runner))).unwrap();
+        // BLANK_TEXT, as Lark hands it on (a real newline in the class).
+        let blank = regex::Regex::new(&format!("^(?:{})", widened("[ \t]+(?![^\n])"))).unwrap();
+        assert!(blank.is_match(" \t"));
+        assert!(!blank.is_match(" (foreignNode) 1, 0.5"));
+        assert!(guard.is_match("CaskGemm has no valid tactics for this config, skipping"));
+        let tensor = r"(?! -> )[^\n]+?(?= \([A-Za-z][A-Za-z0-9]*\[[-\d,:]*\]\))";
+        assert!(regex::Regex::new(&widened(tensor)).is_ok());
+    }
+}

@@ -1,0 +1,16 @@
+//! trtlog's native scanning core.
+//!
+//! TensorRT's verbose build logs are mostly a few message forms repeated millions of times
+//! (tactic timings, Myelin tactic-table rows). This crate reads a log's bytes, splits its lines
+//! and takes runs of those forms as columns (`scan`), leaving every other line to the Python
+//! package's grammar (`grammars/*.lark`), which stays the one specification of every form: the
+//! core's patterns are made of the grammar's terminals (`grammar`), and the Python test suite
+//! checks that whatever the core claims equals what the grammar gives.
+
+pub mod envelope;
+pub mod forms;
+pub mod grammar;
+pub mod scan;
+
+#[cfg(feature = "python")]
+mod python;

@@ -1,0 +1,137 @@
+//! The Python face of the core: `trtlog._core.Scanner` (typed in `trtlog/_core.pyi`).
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::forms::Guards;
+use crate::scan::{Piece, Scanner as CoreScanner};
+
+/// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
+/// becomes one string object. Forgotten all at once past this many.
+const KNOWN_KERNELS: usize = 100_000;
+
+/// Reads a log's bytes into pieces (see `scan::Piece`), as tuples:
+/// `(0, first_line, text, record_follows)`, `(1, first_line, envelope, tactic ids (bytes of
+/// native u64), times (bytes of native f64), kernels or None, parameters or None)`, and
+/// `(2, first_line, envelope, lines, bodies)`.
+#[pyclass(module = "trtlog._core")]
+struct Scanner {
+    core: CoreScanner,
+    kernels: HashMap<String, Py<PyString>>,
+}
+
+#[pymethods]
+impl Scanner {
+    /// `guards`: per form, the patterns of the terminals the grammar's lexer tries before it.
+    #[new]
+    #[pyo3(signature = (guards, first_line = 1))]
+    fn new(guards: Vec<(String, Vec<String>)>, first_line: u64) -> Self {
+        Scanner {
+            core: CoreScanner::new(first_line, Guards::new(&guards)),
+            kernels: HashMap::new(),
+        }
+    }
+
+    /// The pieces that `data` completes (the GIL is released while it is scanned).
+    fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Vec<Py<PyAny>>> {
+        let core = &mut self.core;
+        let pieces = py.detach(|| core.feed(data));
+        self.objects(py, pieces)
+    }
+
+    /// The pieces left at the end of the input.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let pieces = self.core.finish();
+        self.objects(py, pieces)
+    }
+
+    /// The physical lines read so far.
+    #[getter]
+    fn lines(&self) -> u64 {
+        self.core.lines
+    }
+}
+
+impl Scanner {
+    fn objects(&mut self, py: Python<'_>, pieces: Vec<Piece>) -> PyResult<Vec<Py<PyAny>>> {
+        pieces
+            .into_iter()
+            .map(|piece| self.piece(py, piece))
+            .collect()
+    }
+
+    fn piece(&mut self, py: Python<'_>, piece: Piece) -> PyResult<Py<PyAny>> {
+        let object = match piece {
+            Piece::Lines {
+                first_line,
+                text,
+                record_follows,
+            } => (0, first_line, text, record_follows)
+                .into_pyobject(py)?
+                .into_any(),
+            Piece::Timings {
+                first_line,
+                prefix,
+                tactics,
+                times,
+                kernels,
+                parameters,
+            } => {
+                let tactics: Vec<u8> = tactics.iter().flat_map(|id| id.to_ne_bytes()).collect();
+                let times: Vec<u8> = times.iter().flat_map(|time| time.to_ne_bytes()).collect();
+                let kernels = kernels.map(|names| self.shared(py, names));
+                (
+                    1,
+                    first_line,
+                    prefix,
+                    PyBytes::new(py, &tactics),
+                    PyBytes::new(py, &times),
+                    kernels,
+                    parameters,
+                )
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            Piece::Myelin {
+                first_line,
+                prefix,
+                lines,
+                bodies,
+            } => (2, first_line, prefix, lines, bodies)
+                .into_pyobject(py)?
+                .into_any(),
+        };
+        Ok(object.unbind())
+    }
+
+    fn shared(&mut self, py: Python<'_>, names: Vec<String>) -> Vec<Py<PyString>> {
+        if self.kernels.len() > KNOWN_KERNELS {
+            self.kernels.clear();
+        }
+        names
+            .into_iter()
+            .map(|name| {
+                self.kernels
+                    .entry(name)
+                    .or_insert_with_key(|name| PyString::new(py, name).unbind())
+                    .clone_ref(py)
+            })
+            .collect()
+    }
+}
+
+/// A grammar terminal's Python pattern as a Rust pattern matching the same text or more (see
+/// `grammar::widened`), for the guards handed to `Scanner`.
+#[pyfunction]
+fn widened(pattern: &str) -> String {
+    crate::grammar::widened(pattern)
+}
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Scanner>()?;
+    module.add_function(wrap_pyfunction!(widened, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,223 @@
+"""The native core against the grammar: whatever the core claims is what the grammar gives.
+
+The core (``trtlog._core``) takes runs of tactic timings and Myelin trace rows as blocks. Every
+row of every block it makes of every corpus log and sample, and of generated logs, is compared
+field by field with the event the grammar alone makes of that line; every line it does not claim
+comes back as text with its own number, so that each line is handed on exactly once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.test_fast_path import grammar_events, same
+from trtlog import _core
+from trtlog.events.autotuning import TacticTiming
+from trtlog.parse.grammar import message_parser
+from trtlog.parse.reader import open_log
+from trtlog.parse.records import RecordParser
+from trtlog.parse.rows import RowBlock, materialize
+from trtlog.parse.scanner import CoreScanner, byte_chunks, core_guards
+
+ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
+# Fields only the order of the log tells (the fold sets them); a line alone has none.
+_CONTEXT = {"run", "build", "strategy", "layer", "formats", "runner", "runner_id"}
+
+
+def _scanned(data: bytes, chunk: int = 1 << 20) -> tuple[list[object], int]:
+    parser = RecordParser()
+    assert parser.fast_path is not None
+    scanner = CoreScanner(parser.fast_path, parser.lark)
+    chunks = [data[start : start + chunk] for start in range(0, len(data), chunk)]
+    return list(scanner.scan(chunks)), scanner.lines
+
+
+def _own_fields(event: object) -> dict[str, object]:
+    return {
+        f.name: getattr(event, f.name)
+        for f in fields(event)  # type: ignore[arg-type]
+        if f.name not in _CONTEXT | {"line", "end_line"}
+    }
+
+
+def _check_claims(data: bytes, chunk: int = 1 << 20) -> int:
+    """Compares every row the core claims with the grammar's event of its line; checks that
+    each line is handed on once. Returns the rows compared."""
+    text_lines = data.decode("utf-8", errors="replace").split("\n")
+    if text_lines and text_lines[-1] == "":
+        text_lines.pop()
+    scanned, lines = _scanned(data, chunk)
+    assert lines == len(text_lines)
+    compared = 0
+    seen: set[int] = set()
+    for item in scanned:
+        if not isinstance(item, RowBlock):
+            number = item[0] if isinstance(item, tuple) else None
+            if number is not None:
+                seen.add(number)
+            continue
+        for row in item.rows():
+            event = materialize(row)
+            line = text_lines[event.line - 1]
+            wanted = grammar_events(line)
+            assert len(wanted) == 1, (line, wanted)
+            assert type(wanted[0]) is type(event), line
+            assert same(_own_fields(event), _own_fields(wanted[0])), (line, event, wanted[0])
+            seen.add(event.line)
+            compared += 1
+    return compared
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
+def test_every_claimed_line_is_what_the_grammar_makes_of_it(path: Path) -> None:
+    with open_log(path) as stream:
+        data = b"".join(byte_chunks(stream))
+    _check_claims(data)
+
+
+@needs_corpus
+def test_the_core_claims_most_lines_of_a_large_build() -> None:
+    # TensorRT 10.16 trtexec build: tactic timings and Myelin rows are most of its lines.
+    path = next(p for p in CORPUS_LOGS if p.name.startswith("hackathon_trt10.16.1_trtexec"))
+    data = path.read_bytes()
+    compared = _check_claims(data)
+    assert compared > 0.5 * data.count(b"\n"), compared
+
+
+def test_pieces_are_the_same_however_the_bytes_are_fed() -> None:
+    data = (SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes()
+    whole, lines = _scanned(data)
+    for chunk in (1, 7, 4096):
+        pieces, counted = _scanned(data, chunk)
+        assert counted == lines
+        assert [_describe(item) for item in pieces] == [_describe(item) for item in whole]
+
+
+def _describe(item: object) -> object:
+    if isinstance(item, RowBlock):
+        return ("block", item.first_line, list(item.rows()))
+    if isinstance(item, tuple):
+        return item
+    return ("parsed", item.item)  # type: ignore[attr-defined]
+
+
+def test_every_form_has_guards_read_from_the_parser() -> None:
+    guards = dict(core_guards(message_parser()))
+    assert set(guards) == {"tactic_timing", "named_tactic_timing", "myelin_trace"}
+    # PROFILED_SUBJECT is tried before MYELIN_PREFIX: a Myelin row holding its phrase is the
+    # grammar's profiled-runner line, not a trace row.
+    assert any("profiling completed in" in pattern for pattern in guards["myelin_trace"])
+
+
+def test_a_myelin_row_an_earlier_terminal_takes_is_left_to_the_grammar() -> None:
+    stamp = "[07/07/2026-02:11:09] [V] [TRT] "
+    lines = [
+        f"{stamp} (foreignNode) 1, 0.5, sm80_kernel",
+        f"{stamp} (foreignNode) x (Gemm) profiling completed in 0.1 seconds. Fastest Tactic: 0x1 Time: 0.2",
+        f"{stamp}Tactic: 0x1 Time: 0.5",
+        "[07/07/2026-02:11:09] [I] end",
+    ]
+    scanned, _ = _scanned(("\n".join(lines) + "\n").encode())
+    claimed = [row[1] for item in scanned if isinstance(item, RowBlock) for row in item.rows()]
+    assert claimed == [1, 3]
+
+
+def test_ids_and_times_come_back_as_printed() -> None:
+    # TensorRT 8.6 trtexec: hexadecimal ids; 7.1: decimal, negative ids wrap to 64 bits.
+    stamp = "[07/07/2026-02:11:09] [V] [TRT] "
+    lines = [
+        f"{stamp}Tactic: 0xffffffffffffffff Time: 3.40282e+38",
+        f"{stamp}Tactic: -1 time 0.25",
+        "[07/07/2026-02:11:09] [I] end",
+    ]
+    scanned, _ = _scanned(("\n".join(lines) + "\n").encode())
+    block = next(item for item in scanned if isinstance(item, RowBlock))
+    assert block.kind is TacticTiming
+    assert list(block.tactics) == [2**64 - 1, 2**64 - 1]
+    assert list(block.times) == [3.40282e38, 0.25]
+
+
+_STAMPS = ["[07/07/2026-02:11:09] [V] [TRT] ", "[03/14/2023-10:00:01] [TRT] [V] "]
+_AWKWARD = st.sampled_from(
+    ["", " ", "\t", "\x1c", "\u00a0", "[", "]", "(", ")", ",", ":", "/", "-", "\ufffd", "é", "٣"]
+)
+_WORD = st.text(st.sampled_from("abcxyz_019"), min_size=1, max_size=8)
+_ID = st.one_of(
+    st.integers(0, 2**64 - 1).map(lambda value: f"0x{value:016x}"),
+    st.integers(-(2**63), 2**64 + 5).map(str),
+    st.sampled_from(["0x", "0X1F", "--1", "1e3", "0x10000000000000000"]),
+)
+_TIME = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.sampled_from(["inf", "-inf", "nan", "+inf", "1.", ".5", "1e400", "1e", "0x1", "\u0661"]),
+)
+_PARAMETERS = st.sampled_from(["", " numSplitK: 1 numBuffers: 0 numKernels: 1", " numSplitK: x"])
+_BODY = st.one_of(
+    st.builds(
+        lambda i, t, sep: f"Tactic{sep} {i} {t}",
+        _ID,
+        _TIME.map("Time: {}".format),
+        st.sampled_from([":", ""]),
+    ),
+    st.builds(lambda i, t: f"Tactic: {i} time {t}", _ID, _TIME),
+    st.builds(
+        lambda k, a, p, i, t: f"Tactic Name: {k}{a}{p} Tactic: {i} Time: {t}",
+        _WORD,
+        _AWKWARD,
+        _PARAMETERS,
+        _ID,
+        _TIME,
+    ),
+    st.builds(
+        lambda prefix, a, w, b: f" ({prefix}){a}{w}{b}",
+        st.sampled_from(["foreignNode", "myelin", "Myelin", "Foreign"]),
+        _AWKWARD,
+        _WORD,
+        _AWKWARD,
+    ),
+    st.builds(
+        lambda w: (
+            f" (foreignNode) {w} (CaskGemm) profiling completed in 0.5 seconds. "
+            "Fastest Tactic: 0x1 Time: 0.2"
+        ),
+        _WORD,
+    ),
+)
+_LINE = st.one_of(
+    st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _BODY),
+    st.sampled_from(["  bare continuation", "[07/07/2026-02:11:09] [I] next", ""]),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=12), st.integers(1, 64))
+@example(["[07/07/2026-02:11:09] [V] [TRT] Tactic: 0x1 Time: 1."], 1)
+@example(["[07/07/2026-02:11:09] [V] [TRT] Tactic Name: a\x1cb Tactic: 0x1 Time: 1"], 3)
+def test_generated_runs_are_claimed_only_as_the_grammar_reads_them(
+    lines: list[str], chunk: int
+) -> None:
+    _check_claims(("\n".join(lines) + "\n").encode(), chunk)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(1, 64))
+def test_arbitrary_bytes_never_fail_and_every_line_is_counted(data: bytes, chunk: int) -> None:
+    scanner = _core.Scanner([], 1)
+    pieces = []
+    for start in range(0, len(data), chunk):
+        pieces.extend(scanner.feed(data[start : start + chunk]))
+    pieces.extend(scanner.finish())
+    lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    assert scanner.lines == lines
+    # Without guards no form is claimed: every line comes back as text, decoded as Python
+    # decodes it.
+    text = "\n".join(piece[2] for piece in pieces)
+    wanted = data.decode("utf-8", errors="replace")
+    assert text == (wanted[:-1] if wanted.endswith("\n") else wanted)
