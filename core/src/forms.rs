@@ -107,28 +107,42 @@ pub fn tactic_value(text: &str) -> Option<u64> {
 }
 
 /// The body as a tactic timing of form `kind` (`Plain` or `Named`), if it is one in full.
+///
+/// The form's pattern (made of the grammar's terminals) decides whether the body is one; the
+/// fields are then cut at the separators the pattern puts between them, which none of them can
+/// hold (a kernel name holds no white space, ids and numbers no spaces).
 pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
     let patterns = patterns();
     let (tactic, time, kernel, parameters) = match kind {
         Kind::Plain => {
-            let found = patterns.plain.captures(body)?;
-            (found.get(1)?, found.get(2)?, None, None)
+            if !patterns.plain.is_match(body) {
+                return None;
+            }
+            // "Tactic" [":"] " " ID " " ("Time"|"time") [":"] " " NUMBER
+            let rest = body["Tactic".len()..]
+                .strip_prefix(':')
+                .unwrap_or(&body[6..]);
+            let (tactic, rest) = rest[1..].split_once(' ')?;
+            let (_keyword, time) = rest.split_once(' ')?;
+            (tactic, time, None, None)
         }
         Kind::Named => {
-            let found = patterns.named.captures(body)?;
-            let parameters = found.get(2).map(|value| value.as_str().trim());
-            (
-                found.get(3)?,
-                found.get(4)?,
-                Some(found.get(1)?.as_str()),
-                parameters,
-            )
+            if !patterns.named.is_match(body) {
+                return None;
+            }
+            // "Tactic Name: " KERNEL [" numSplitK: ..."] " Tactic: " ID " Time: " NUMBER
+            let rest = &body["Tactic Name: ".len()..];
+            let (kernel, rest) = rest.split_at(rest.find(' ')?);
+            let (parameters, rest) = rest.split_once(" Tactic: ")?;
+            let (tactic, time) = rest.split_once(" Time: ")?;
+            let parameters = (!parameters.is_empty()).then(|| parameters.trim());
+            (tactic, time, Some(kernel), parameters)
         }
         Kind::Myelin => return None,
     };
     Some(Timing {
-        tactic: tactic_value(tactic.as_str())?,
-        time: time.as_str().parse().ok()?,
+        tactic: tactic_value(tactic)?,
+        time: time.parse().ok()?,
         kernel,
         parameters,
     })

@@ -116,7 +116,7 @@ impl Scanner {
             std::borrow::Cow::Owned(joined)
         };
         self.partial = data[last_newline + 1..].to_vec();
-        let text = String::from_utf8_lossy(&complete);
+        let text = decoded(&complete);
         for line in text.split('\n') {
             self.line(line);
         }
@@ -127,7 +127,7 @@ impl Scanner {
     pub fn finish(&mut self) -> Vec<Piece> {
         if !self.partial.is_empty() {
             let partial = std::mem::take(&mut self.partial);
-            let text = String::from_utf8_lossy(&partial).into_owned();
+            let text = decoded(&partial).into_owned();
             self.line(&text);
         }
         // The input ends here: nothing continues its last record.
@@ -226,6 +226,14 @@ impl Scanner {
         // The block's first line opens a record: the text before it ends there.
         self.flush_text(true);
         self.out.push(block.piece(first_line, prefix));
+    }
+}
+
+/// The text of `bytes`, invalid UTF-8 replaced by U+FFFD (as Python's "replace" does).
+fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 
