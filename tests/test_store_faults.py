@@ -105,3 +105,34 @@ def test_eight_concurrent_parses_and_queries_never_fail(tmp_path: Path) -> None:
     assert len(entries) == len(samples)
     for entry in entries:
         assert json.loads((entry / "meta.json").read_text())["store_format"]
+
+
+def test_a_pipe_is_read_once_and_stays_the_current_log(tmp_path: Path) -> None:
+    # `trtlog parse <(zcat build.log.gz)`: the path is a pipe, which the content hash and the
+    # parser once both read (the parser got what the hash left: 21 of 4,713 lines).
+    log = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    lines = len(log.read_bytes().splitlines())
+    environment = dict(os.environ, TRTLOG_STORE=str(tmp_path / "store"))
+    trtlog = f"{sys.executable} -m trtlog.cli.app"
+    parsed = subprocess.run(
+        ["bash", "-c", f"{trtlog} parse <(cat {log}) --format json"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert parsed.returncode == 0, parsed.stderr
+    assert json.loads(parsed.stdout)["summary"]["lines"] == lines
+    # A later query answers from what was parsed, without touching the (gone) pipe.
+    current = json.loads((tmp_path / "store" / "current.json").read_text())["sources"]
+    assert current["log"] == "-"
+    assert current["name"].startswith("/dev/fd/")
+    query = subprocess.run(
+        [sys.executable, "-m", "trtlog.cli.app", "layers", "-f", "json"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert query.returncode == 0, query.stderr
+    assert len(json.loads(query.stdout)) > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -118,11 +119,26 @@ def _kind_of_file(path: Path) -> str:
     )
 
 
+def streamed(log: str | None) -> bool:
+    """Whether ``log`` can be read only once: standard input ("-"), or a path that is a pipe,
+    a FIFO, a socket or a character device (``trtlog parse <(zcat build.log.gz)``)."""
+    if log is None:
+        return False
+    if log == "-":
+        return True
+    try:
+        mode = os.stat(log).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
 @contextmanager
 def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
-    """``sources`` as files: standard input is copied to a temporary file in ``folder`` (and
-    removed afterwards), so that it can be read twice and keyed by its content."""
-    if sources.log != "-":
+    """``sources`` as files: a log that can be read only once (``streamed``) is copied to a
+    temporary file in ``folder`` (and removed afterwards), so that it is read once, then hashed
+    and parsed from the copy."""
+    if not streamed(sources.log):
         yield sources
         return
     from trtlog.parse.reader import open_log
@@ -130,7 +146,7 @@ def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
     folder.mkdir(parents=True, exist_ok=True)
     # Opened first: a closed standard input, or bytes that are not text (``< /dev/zero``), are
     # refused from their first bytes before anything is copied.
-    with open_log("-") as stream:
+    with open_log(sources.log or "-") as stream:
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".log", delete=False) as copy:
             try:
                 shutil.copyfileobj(stream, copy)
@@ -138,7 +154,7 @@ def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
                 Path(copy.name).unlink(missing_ok=True)
                 raise
     try:
-        yield replace(sources, log=copy.name, name="-")
+        yield replace(sources, log=copy.name, name=sources.log)
     finally:
         Path(copy.name).unlink(missing_ok=True)
 
@@ -240,4 +256,5 @@ __all__ = [
     "read_sources",
     "resolve",
     "spooled",
+    "streamed",
 ]

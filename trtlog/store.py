@@ -23,7 +23,7 @@ import os
 import shutil
 import sys
 import uuid
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary, require_tensorrt_lines
-from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled
+from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled, streamed
 from trtlog.store_tables import ParquetTables
 from trtlog.store_writing import write_tables
 
@@ -148,11 +148,11 @@ class Store:
     def _load(self, sources: Sources, make_current: bool) -> BuildLog:
         with spooled(sources, self.root) as readable:
             _check_readable(readable)
-            key = self._fresh_key(sources) if sources.log != "-" else None
+            key = None if streamed(sources.log) else self._fresh_key(sources)
             if key is None or not self._complete(key):
                 # What is recorded is what was there before it was read: a file that grows
                 # meanwhile is parsed again next time.
-                before = file_stats(sources) if sources.log != "-" else None
+                before = None if streamed(sources.log) else file_stats(sources)
                 key = sources_key(readable)
                 if not self._complete(key):
                     log = stream_build_log(readable, self._jobs())
@@ -188,7 +188,7 @@ class Store:
         try:
             readable = readable or sources
             key = key or sources_key(readable)
-            stats = file_stats(sources) if sources.log != "-" else None
+            stats = None if streamed(sources.log) else file_stats(sources)
             unchanged = before is None or stats == before
             if not self._complete(key):
                 self._save(key, log, sources, readable, complete=unchanged)
@@ -204,9 +204,14 @@ class Store:
         recorded = current.get("sources")
         if not isinstance(recorded, dict):
             raise NoCurrentLog("no log given: pass --log PATH, or run `trtlog parse LOG` first")
-        return Sources(**{key: recorded.get(key) for key in ("log", *EXPORT_KINDS, "capture")})
+        return Sources(
+            **{key: recorded.get(key) for key in ("log", *EXPORT_KINDS, "capture", "name")}
+        )
 
     def _make_current(self, sources: Sources, key: str) -> None:
+        if streamed(sources.log):
+            # Read once: the current log is what was parsed, never the stream again.
+            sources = replace(sources, log="-", name=sources.name or sources.log)
         _write_json(self.root / "current.json", {"sources": _absolute(sources), "key": key})
 
     def _fresh_key(self, sources: Sources) -> str | None:
@@ -276,8 +281,9 @@ class Store:
         summary = Summary(**json.loads((folder / "summary.json").read_text()))
 
         def reread() -> list[Event]:
-            if sources.log == "-":
-                raise LogSourceError("standard input cannot be read again: save the log to a file")
+            if streamed(sources.log):
+                what = "standard input" if sources.log == "-" else sources.log
+                raise LogSourceError(f"{what} cannot be read again: save the log to a file")
             return parse_sources(sources).events
 
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
@@ -340,7 +346,7 @@ def _intact(folder: Path) -> bool:
 
 def _log_bytes(sources: Sources) -> int:
     """The size of the log file of ``sources`` (0 without one)."""
-    if sources.log in (None, "-"):
+    if sources.log is None or streamed(sources.log):
         return 0
     try:
         return _stat(Path(sources.log))["size"]
@@ -369,7 +375,7 @@ def _check_readable(sources: Sources) -> None:
 
 def _absolute(sources: Sources) -> dict[str, str | None]:
     return {
-        key: value if value in (None, "-") else str(Path(value).resolve())
+        key: value if value in (None, "-") or key == "name" else str(Path(value).resolve())
         for key, value in sources.as_dict().items()
     }
 

@@ -102,6 +102,8 @@ class BuildLog:
         self._stored = stored
         self._reread = reread
         self._tables: dict[str, pd.DataFrame] = {}
+        # The computed tables already typed (``typed_empty``).
+        self._typed: set[str] = set()
         self._stream = stream
         # The builds a selection keeps (``only``); None: every row.
         self._selected: frozenset[int] | None = None
@@ -163,9 +165,12 @@ class BuildLog:
                 self._tables[name] = self._stored.read(name)
             else:
                 self._compute(name)
+                # Computing one table may compute others: each is typed once.
                 for computed, table in self._tables.items():
-                    if table.empty:
-                        self._tables[computed] = typed_empty(table)
+                    if computed not in self._typed:
+                        self._typed.add(computed)
+                        if table.empty:
+                            self._tables[computed] = typed_empty(table)
         return self._tables[name]
 
     def distinct(self, name: str, column: str) -> list[str]:

@@ -72,6 +72,7 @@ TIMING_COLUMNS = [
 ]
 TACTIC_COLUMNS = [*TIMING_COLUMNS, *KERNEL_COLUMNS]
 _NO_RUNNER_ID = -1
+_LARGEST_ID = (1 << 63) - 1
 # A missing run, build or strategy in the typed arrays.
 _NONE = -1
 _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
@@ -272,7 +273,9 @@ class TacticCollector:
         self._layer.append(layer)
         self._formats.append(formats)
         self._runner.append(runner)
-        self._runner_id.append(_NO_RUNNER_ID if runner_id is None else runner_id)
+        # A runner id beyond 64 bits (a corrupted log) has no value, as none.
+        fits = runner_id is not None and 0 <= runner_id <= _LARGEST_ID
+        self._runner_id.append(runner_id if fits else _NO_RUNNER_ID)
 
     def _add_timing(self, row: rows.Row) -> None:
         self._add_segment(1, row[rows.LINE], row[rows.CONTEXT])

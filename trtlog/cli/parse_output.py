@@ -18,7 +18,7 @@ from trtlog.parse.reader import open_log
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
-from trtlog.sources import Sources, parse_sources, read_sources, spooled
+from trtlog.sources import Sources, parse_sources, read_sources, spooled, streamed
 from trtlog.store import Store, file_stats, sources_key, store_dir
 
 
@@ -37,13 +37,14 @@ def write_parse_output(
     """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
     (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
     large log."""
-    if sources.log not in (None, "-"):
-        # Refused from its first bytes (a binary file, /dev/zero) before it is hashed whole.
+    if sources.log is not None and not streamed(sources.log):
+        # Refused from its first bytes (a binary file) before it is hashed whole (a stream
+        # is refused as it is copied, ``spooled``).
         open_log(sources.log).close()
     with spooled(sources, store_dir()) as readable, ThreadPoolExecutor(1) as hashing:
         # What the files were before they were read: one that changes meanwhile (a build still
         # writing its log) is parsed again next time.
-        before = _stats_if_readable(sources) if store and sources.log != "-" else None
+        before = _stats_if_readable(sources) if store and not streamed(sources.log) else None
         # The store's key (a hash of the whole file) is worked out on another core meanwhile.
         key = hashing.submit(sources_key, readable) if store else None
         if output_format == "jsonl":

@@ -225,14 +225,6 @@ class FastPath:
                 return make[PhaseDuration](*head, phase=phase.group().strip(), seconds=seconds)
         return None
 
-    def clear_all(
-        self, terminal: str, starts: tuple[str, ...], bodies: str, line_pattern: str = ""
-    ) -> bool:
-        """Whether the lexer would start each of ``bodies`` (joined by newlines, each starting
-        with one of ``starts`` and, when given, matching ``line_pattern`` in full) with
-        ``terminal``; False may also mean "ask line by line"."""
-        return self._conflicts.clear_all(terminal, starts, bodies, line_pattern)
-
 
 # Messages come back word for word: a layer's timing runner and skipped runners in each of its
 # format combinations, one format combination in layer after layer, the chosen runner. Such a

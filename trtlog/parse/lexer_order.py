@@ -16,8 +16,12 @@ from typing import Any
 
 from lark import Lark
 
-from trtlog.parse.containment import may_contain
-from trtlog.parse.regex_prefix import may_match_at_start, sre_parse, within_lines
+# The parse trees of Python's own ``re`` module.
+try:  # Python 3.11 and later
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse
+
 
 # A terminal "[^\n]+?(?=X)" matches at the start of a line exactly when X occurs after it.
 _LAZY_SUBJECT = "[^\n]+?(?="
@@ -40,17 +44,6 @@ class StartConflicts:
         if check is None:
             check = self._checks[terminal] = self._check_for(terminal)
         return check(body)
-
-    def clear_all(
-        self, terminal: str, starts: tuple[str, ...], bodies: str, line_pattern: str = ""
-    ) -> bool:
-        """``clear`` for each of ``bodies`` (joined by "\\n"), which all start with one of
-        ``starts``; False may also mean "ask line by line". With a ``line_pattern``, the answer
-        holds for bodies that each match it in full (the caller checks that)."""
-        check = self._checks.get(terminal)
-        if check is None:
-            check = self._checks[terminal] = self._check_for(terminal)
-        return check.clear_all(starts, bodies, line_pattern)
 
     def _check_for(self, terminal: str) -> _Check:
         if terminal not in self._names:
@@ -110,15 +103,6 @@ class _Check:
         # Other terminals tried before it that may match at the body's start.
         self.others = others
         self.at_start = _either(others)
-        # Per lookahead, whether its matches stay within lines: a run of lines is then searched
-        # as one text, not line by line (``_found_past_line_starts``).
-        self._in_lines = tuple(within_lines(after.pattern) for _literal, after in lookaheads)
-        # Per ``starts`` of ``clear_all``: whether no earlier literal can take such a body, and
-        # the other terminals that may match one (``_AtStart``).
-        self._for_starts: dict[tuple[str, ...], tuple[bool, _AtStart]] = {}
-        # Per line pattern of ``clear_all``: the lookaheads (with whether they stay within
-        # lines) whose literal a line matching it may hold; the others cannot occur there.
-        self._for_lines: dict[str, tuple[tuple[str | None, re.Pattern[str], bool], ...]] = {}
 
     def __call__(self, body: str) -> bool:
         if self.prefixes and body.startswith(self.prefixes):
@@ -128,151 +112,9 @@ class _Check:
                 return False
         return self.at_start is None or self.at_start.match(body) is None
 
-    def clear_all(self, starts: tuple[str, ...], bodies: str, line_pattern: str = "") -> bool:
-        """``__call__`` for every line of ``bodies`` (bodies joined by "\\n"), each of which
-        starts with one of ``starts`` (and matches ``line_pattern`` in full, when given): True
-        only when it is True for each of them. It may say False where checking line by line
-        would not (the caller then does so)."""
-        known = self._for_starts.get(starts)
-        if known is None:
-            known = self._for_starts[starts] = self._check_for_starts(starts)
-        starts_clear, at_start = known
-        if not starts_clear or at_start.found_in(bodies):
-            return False
-        lookaheads = self._for_lines.get(line_pattern)
-        if lookaheads is None:
-            lookaheads = self._for_lines[line_pattern] = self._possible_in(line_pattern)
-        for literal, after, in_lines in lookaheads:
-            if literal is None:
-                return False
-            if literal not in bodies:
-                continue
-            if in_lines:
-                if _found_past_line_starts(after, bodies):
-                    return False
-            elif any(after.search(body, 1) for body in bodies.split("\n") if literal in body):
-                return False
-        return True
-
-    def _possible_in(
-        self, line_pattern: str
-    ) -> tuple[tuple[str | None, re.Pattern[str], bool], ...]:
-        """The lookaheads a line matching ``line_pattern`` in full may set off: a literal the
-        lookahead needs that no such line can hold rules it out (``may_contain``)."""
-        return tuple(
-            (literal, after, in_lines)
-            for (literal, after), in_lines in zip(self.lookaheads, self._in_lines, strict=True)
-            if not line_pattern
-            or literal is None
-            or "\n" in literal
-            or may_contain(line_pattern, literal)
-        )
-
-    def _check_for_starts(self, starts: tuple[str, ...]) -> tuple[bool, _AtStart]:
-        # No body starting with one of ``starts`` can be taken by an earlier literal.
-        starts_clear = not any(
-            prefix.startswith(start) or start.startswith(prefix)
-            for prefix in self.prefixes
-            for start in starts
-        )
-        # Nor by a terminal that cannot match after any of them.
-        others = tuple(
-            other
-            for other in self.others
-            if any(may_match_at_start(other, start) for start in starts)
-        )
-        return starts_clear, _AtStart(_either(others))
-
-
-def _found_past_line_starts(pattern: re.Pattern[str], lines: str) -> bool:
-    """Whether ``pattern`` (``within_lines``) matches in one of ``lines`` (joined by "\\n") other
-    than at the line's start: what searching each line from its second character finds."""
-    position = 0
-    while (match := pattern.search(lines, position)) is not None:
-        start = match.start()
-        if start > 0 and lines[start - 1] != "\n":
-            return True
-        # At a line's start: that line is searched whole only when it is empty (``search``
-        # starts an empty string's search at 0, not past its end).
-        if start == len(lines) or lines[start] == "\n":
-            return True
-        position = start + 1
-    return False
-
 
 def _either(regexps: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{regexp})" for regexp in regexps)) if regexps else None
-
-
-class _AtStart:
-    """Terminals that must not match at the start of any line of a text."""
-
-    def __init__(self, pattern: re.Pattern[str] | None) -> None:
-        self.pattern = pattern
-        # The pattern after any newline of a text, where that is the same as at the start of
-        # each line on its own (searching for a newline first is much faster than for "^").
-        self._after_newline = (
-            re.compile(f"\n(?:{pattern.pattern})", pattern.flags)
-            if pattern is not None and _same_at_line_start(pattern.pattern)
-            else None
-        )
-
-    def found_in(self, lines: str) -> bool:
-        """Whether a terminal matches at the start of one of ``lines`` (joined by "\\n")."""
-        if self._after_newline is not None:
-            return self._after_newline.search("\n" + lines) is not None
-        if self.pattern is None:
-            return False
-        return any(map(self.pattern.match, lines.split("\n")))
-
-
-# Anchors whose meaning changes when a line is matched inside a text rather than on its own.
-_LINE_ANCHORS = frozenset(
-    {"AT_BEGINNING", "AT_BEGINNING_LINE", "AT_BEGINNING_STRING", "AT_END", "AT_END_LINE",
-     "AT_END_STRING"}
-)  # fmt: skip
-
-
-def _same_at_line_start(regexp: str) -> bool:
-    """Whether ``regexp`` matches at the start of a line of a text wherever it matches at the
-    start of that line on its own (it may match more: past the line's end). Anchors,
-    lookbehinds and negative lookaheads make the difference; \\b does not."""
-    try:
-        return not _anchored(list(sre_parse.parse(regexp)))
-    except (re.error, TypeError, ValueError):
-        return False
-
-
-def _anchored(items: list[Any]) -> bool:
-    for op, value in items:
-        name = str(op)
-        if name == "AT" and str(value) in _LINE_ANCHORS:
-            return True
-        if name in ("ASSERT", "ASSERT_NOT"):
-            direction, pattern = value
-            if direction < 0 or _anchored(list(pattern)):
-                return True
-            # A negative lookahead at a line's end sees nothing on its own and "\n..." in a
-            # text: only "(?![^\n])" (the end of the line) is the same in both.
-            if name == "ASSERT_NOT" and [(str(op), arg) for op, arg in pattern] != [
-                ("NOT_LITERAL", 10)
-            ]:
-                return True
-        elif name == "SUBPATTERN":
-            if _anchored(list(value[-1])):
-                return True
-        elif name == "BRANCH":
-            if any(_anchored(list(branch)) for branch in value[1]):
-                return True
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if _anchored(list(value[2])):
-                return True
-        elif name in ("ATOMIC_GROUP",):
-            if _anchored(list(value)):
-                return True
-        elif name == "GROUPREF_EXISTS":
-            return True
-    return False
 
 
 def _required_literal(regexp: str) -> str | None:
