@@ -9,6 +9,7 @@ keeps them as text (they raise OverflowError in the tactics collector today)."""
 from __future__ import annotations
 
 import os
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -34,7 +35,7 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
     lines = list(draw(st.sampled_from(SOURCES)))
     for _ in range(draw(st.integers(1, 4))):
         mutation = draw(
-            st.sampled_from(["cut", "shuffle", "duplicate", "interleave", "flip", "splice"])
+            st.sampled_from(["cut", "shuffle", "duplicate", "interleave", "flip", "splice", "huge"])
         )
         if not lines:
             break
@@ -56,6 +57,10 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
                 where = draw(st.integers(0, len(line) - 1))
                 line[where] = draw(st.integers(0, 255))
             lines[start] = bytes(line)
+        elif mutation == "huge":
+            # A number beyond 64 bits where the line had one (a corrupted figure).
+            huge = draw(st.sampled_from([b"99999999999999999999", b"18446744073709551616"]))
+            lines[start] = re.sub(rb"\d+", huge, lines[start], count=1)
         else:
             # A line cut in the middle and joined to the next (a truncated write).
             line = lines[start]
@@ -80,5 +85,33 @@ def test_a_mutated_log_parses_and_its_lines_add_up(data: bytes, fast: bool) -> N
     assert summary.lines == lines
     assert summary.recognized + summary.unrecognized + summary.foreign + summary.blank == lines
     tables = BuildLog.from_parsed(log)
+    for name in TABLES:
+        tables.table(name)
+
+
+def test_numbers_beyond_64_bits_are_kept_as_none_and_counted() -> None:
+    # Each line is a real TensorRT form with its figure corrupted: a 10.x stage count, trtexec's
+    # memory total, a 7.x legacy timing runner's id, 10.x per-layer memory.
+    stamp = "[07/07/2026-02:11:09] "
+    text = "\n".join(
+        [
+            f"{stamp}[V] [TRT] After slice removal: 99999999999999999999 layers",
+            f"{stamp}[V] Total Weights Memory: 18446744073709551614 bytes",
+            f"{stamp}[V] [TRT] --------------- Timing conv1(9223372036854775808)",
+            f"{stamp}[V] [TRT] Tactic: 0x1 Time: 0.5",
+            f"{stamp}[V] [TRT] Layer: conv9 HostPersistent: 99999999999999999999 "
+            "DevicePersistent: 0 Scratch Memory: 0",
+        ]
+    )
+    log = parse_text(text)
+    summary = summarize(log)
+    assert summary.out_of_range == 4
+    assert summary.unrecognized == 0
+    tables = BuildLog.from_parsed(log)
+    memory = tables.table("memory")
+    assert memory["host_persistent"].isna().tolist() == [True]
+    assert memory["device_persistent"].tolist() == [0]
+    tactics = tables.table("tactics")
+    assert tactics["runner_id"].isna().all()
     for name in TABLES:
         tables.table(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
 from lark import Lark
@@ -35,7 +35,7 @@ from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.rows import LINE, Item, RowBlock
+from trtlog.parse.rows import LINE, TACTIC_POSITIONS, Item, RowBlock
 from trtlog.parse.scanner import ParsedLine
 
 if TYPE_CHECKING:
@@ -43,6 +43,11 @@ if TYPE_CHECKING:
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+# Per event class, the fields that may hold a whole number (``RecordParser._bounded``).
+_INT_FIELDS: dict[type, tuple[str, ...]] = {}
+
 
 # Records whose message lists layers on the bare lines under it.
 _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
@@ -80,6 +85,8 @@ class LineCounts:
     unrecognized: int = 0
     foreign: int = 0
     blank: int = 0
+    # Numbers beyond 64 bits (a corrupted log): their events keep None in their place.
+    out_of_range: int = 0
     envelope_styles: dict[str, int] = field(default_factory=dict)
     style_spans: list[list[Any]] = field(default_factory=list)
 
@@ -176,9 +183,9 @@ class RecordParser:
             self._announced = None
             return [self._count_block(record)]
         if type(record) is ParsedLine:
-            return self._count_parsed(record)
+            return self._bounded(self._count_parsed(record))
         assert isinstance(record, Record)
-        items = self._parse_record(record)
+        items = self._bounded(self._parse_record(record))
         # A list announced by the record before (``trtlog.parse.announced``).
         announced, self._announced = self._announced, None
         if record.continuation:
@@ -188,6 +195,39 @@ class RecordParser:
             self._reclassify(record.line, "unrecognized", "recognized")
         elif announces(record.body):
             self._announced = announcement(record.body, items)
+        return items
+
+    def _bounded(self, items: list[Item]) -> list[Item]:
+        """``items`` with every whole number that does not fit in 64 signed bits (a corrupted
+        log: "After slice removal: 99999999999999999999 layers") replaced by None and
+        counted: tables keep such values in 64-bit columns. Tactic ids (``TacticId``, TensorRT's
+        unsigned 64-bit values) are kept."""
+        for index, item in enumerate(items):
+            if type(item) is tuple:
+                ids = TACTIC_POSITIONS[item[0]]
+                out = [
+                    position
+                    for position, value in enumerate(item)
+                    if type(value) is int
+                    and not _INT64_MIN <= value <= _INT64_MAX
+                    and position not in ids
+                ]
+                if out:
+                    self.counts.out_of_range += len(out)
+                    items[index] = tuple(
+                        None if position in out else value for position, value in enumerate(item)
+                    )
+                continue
+            names = _INT_FIELDS.get(type(item))
+            if names is None:
+                own = fields(cast(Event, item))
+                names = tuple(f.name for f in own if f.name not in ("line", "end_line"))
+                _INT_FIELDS[type(item)] = names
+            for name in names:
+                value = getattr(item, name)
+                if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+                    object.__setattr__(item, name, None)
+                    self.counts.out_of_range += 1
         return items
 
     def _parse_record(self, record: Record) -> list[Item]:

@@ -218,8 +218,8 @@ assert all(
 )
 
 _MAKERS = {cls: value_maker(cls) for cls in ROW_CLASSES}
-# Where a row may hold a tactic id as a plain int.
-_TACTIC_POSITIONS = {
+# Where a row may hold a tactic id (TensorRT's unsigned 64-bit value) as a plain int.
+TACTIC_POSITIONS = {
     cls: tuple(
         1 + position for position, field in enumerate(fields(cls)) if "TacticId" in str(field.type)
     )
@@ -230,7 +230,7 @@ _TACTIC_POSITIONS = {
 def materialize(row: Row) -> Event:
     """The event a row stands for."""
     kind = row[0]
-    for position in _TACTIC_POSITIONS[kind]:
+    for position in TACTIC_POSITIONS[kind]:
         # Copied only where an id is held as a plain int (a tactic timing's is a ``TacticId``
         # already, and ``parse_file`` makes millions of them).
         if type(row[position]) is int:

@@ -87,6 +87,7 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         unrecognized=counts.unrecognized,
         foreign=counts.foreign,
         blank=counts.blank,
+        out_of_range=counts.out_of_range,
         recognized_percent=round(100 * log.recognized_ratio, 2),
         families=dict((families or Counter(event.family for event in log.events)).most_common()),
         commonest_unrecognized=unrecognized.most_common(top),

@@ -40,6 +40,8 @@ class Summary:
     # trtexec runs): [{"style": "python-api", "runs": [0]}, {"style": "trtexec", "runs": [1, 2]}];
     # empty where they all use ``log_style``'s.
     styles: list[dict[str, Any]] = field(default_factory=list)
+    # Numbers beyond 64 bits (a corrupted log), kept as no value (``LineCounts.out_of_range``).
+    out_of_range: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)

@@ -29,6 +29,10 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
         ("Build time", build),
         ("Lines", lines),
     ]
+    if summary.out_of_range:
+        facts.append(
+            ("Out of range", f"{summary.out_of_range} numbers beyond 64 bits, kept as none")
+        )
     if summary.outcome:
         facts.insert(6, ("Outcome", summary.outcome))
     facts.append(("Warnings / errors", f"{summary.warnings} / {summary.errors}"))
