@@ -30,12 +30,37 @@ ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 _CONTEXT = {"run", "build", "strategy", "layer", "formats", "runner", "runner_id"}
 
 
-def _scanned(data: bytes, chunk: int = 1 << 20) -> tuple[list[object], int]:
+def _scanner() -> CoreScanner:
     parser = RecordParser()
     assert parser.fast_path is not None
-    scanner = CoreScanner(parser.fast_path, parser.lark)
+    return CoreScanner(parser.fast_path, parser.lark)
+
+
+def _scanned(data: bytes, chunk: int = 1 << 20) -> tuple[list[object], int]:
+    scanner = _scanner()
     chunks = [data[start : start + chunk] for start in range(0, len(data), chunk)]
     return list(scanner.scan(chunks)), scanner.lines
+
+
+def _claimed(data: bytes, chunk: int) -> tuple[list[object], int]:
+    """The events of the lines the core claims (blocks' rows and records), and the lines."""
+    scanner = _scanner()
+    core = scanner._core
+    pieces = []
+    for start in range(0, len(data), chunk):
+        pieces.extend(core.feed(data[start : start + chunk]))
+    pieces.extend(core.finish())
+    events: list[object] = []
+    for piece in pieces:
+        if piece[0] == 0:
+            continue
+        for item in scanner._piece(piece):
+            if isinstance(item, RowBlock):
+                events.extend(materialize(row) for row in item.rows())
+            else:
+                claimed = item.item  # type: ignore[union-attr]
+                events.append(materialize(claimed) if type(claimed) is tuple else claimed)
+    return events, core.lines
 
 
 def _own_fields(event: object) -> dict[str, object]:
@@ -47,31 +72,20 @@ def _own_fields(event: object) -> dict[str, object]:
 
 
 def _check_claims(data: bytes, chunk: int = 1 << 20) -> int:
-    """Compares every row the core claims with the grammar's event of its line; checks that
-    each line is handed on once. Returns the rows compared."""
+    """Compares every event the core claims with the grammar's event of its line, and checks
+    that the lines are counted. Returns the events compared."""
     text_lines = data.decode("utf-8", errors="replace").split("\n")
     if text_lines and text_lines[-1] == "":
         text_lines.pop()
-    scanned, lines = _scanned(data, chunk)
+    events, lines = _claimed(data, chunk)
     assert lines == len(text_lines)
-    compared = 0
-    seen: set[int] = set()
-    for item in scanned:
-        if not isinstance(item, RowBlock):
-            number = item[0] if isinstance(item, tuple) else None
-            if number is not None:
-                seen.add(number)
-            continue
-        for row in item.rows():
-            event = materialize(row)
-            line = text_lines[event.line - 1]
-            wanted = grammar_events(line)
-            assert len(wanted) == 1, (line, wanted)
-            assert type(wanted[0]) is type(event), line
-            assert same(_own_fields(event), _own_fields(wanted[0])), (line, event, wanted[0])
-            seen.add(event.line)
-            compared += 1
-    return compared
+    for event in events:
+        line = text_lines[event.line - 1]  # type: ignore[attr-defined]
+        wanted = grammar_events(line)
+        assert len(wanted) == 1, (line, wanted)
+        assert type(wanted[0]) is type(event), line
+        assert same(_own_fields(event), _own_fields(wanted[0])), (line, event, wanted[0])
+    return len(events)
 
 
 @needs_corpus
@@ -84,11 +98,12 @@ def test_every_claimed_line_is_what_the_grammar_makes_of_it(path: Path) -> None:
 
 @needs_corpus
 def test_the_core_claims_most_lines_of_a_large_build() -> None:
-    # TensorRT 10.16 trtexec build: tactic timings and Myelin rows are most of its lines.
+    # TensorRT 10.16 trtexec build: tactic timings, Myelin rows and the tuning records around
+    # them are most of its lines (3,748 of 4,713 claimed).
     path = next(p for p in CORPUS_LOGS if p.name.startswith("hackathon_trt10.16.1_trtexec"))
     data = path.read_bytes()
     compared = _check_claims(data)
-    assert compared > 0.5 * data.count(b"\n"), compared
+    assert compared > 0.75 * data.count(b"\n"), compared
 
 
 def test_pieces_are_the_same_however_the_bytes_are_fed() -> None:
@@ -110,7 +125,7 @@ def _describe(item: object) -> object:
 
 def test_every_form_has_guards_read_from_the_parser() -> None:
     guards = dict(core_guards(message_parser()))
-    assert set(guards) == {"tactic_timing", "named_tactic_timing", "myelin_trace"}
+    assert {"tactic_timing", "named_tactic_timing", "myelin_trace", "timing_runner"} <= set(guards)
     # PROFILED_SUBJECT is tried before MYELIN_PREFIX: a Myelin row holding its phrase is the
     # grammar's profiled-runner line, not a trace row.
     assert any("profiling completed in" in pattern for pattern in guards["myelin_trace"])
@@ -190,7 +205,51 @@ _BODY = st.one_of(
         _WORD,
     ),
 )
+_RUNNER = st.sampled_from(["CaskConvolution", "Reformat", "Myelin", "x", "é", "Foo[0x1]", ""])
+_SUBJECT = st.lists(st.one_of(_WORD, _AWKWARD, _RUNNER.map(" ({})".format)), max_size=5).map(
+    "".join
+)
+_RUNNER_ID = st.sampled_from(["", "[0x80000009]", "[0xffffffffffffffff]", "[0x]"])
+_FORMATS = st.lists(
+    st.sampled_from(["Float(1,2)", "Half(8,1:8)", "", " ", " -> ", "***************", "é"]),
+    max_size=3,
+).map(", ".join)
+_RECORD = st.one_of(
+    st.builds(lambda i, t: f"Fastest Tactic: {i} Time: {t}", _ID, _TIME),
+    st.builds(
+        lambda s, r, rid, sec, i, t: (
+            f"{s} ({r}{rid}) profiling completed in {sec} seconds. Fastest Tactic: {i} Time: {t}"
+        ),
+        _SUBJECT,
+        _RUNNER,
+        _RUNNER_ID,
+        _TIME,
+        _ID,
+        _TIME,
+    ),
+    st.builds(
+        lambda s, r, rid: f"--------------- Timing Runner: {s} ({r}{rid})",
+        _SUBJECT,
+        _RUNNER,
+        _RUNNER_ID,
+    ),
+    st.builds(
+        lambda kind, a, b: f"*************** Autotuning {kind}{a} -> {b} ***************",
+        st.sampled_from(["format combination: ", "Reformat:", "Reformat: "]),
+        _FORMATS,
+        _FORMATS,
+    ),
+    st.builds(
+        lambda kind, s: f"=============== Computing {kind}{s}",
+        st.sampled_from(["costs for", "reformatting costs"]),
+        st.sampled_from(["", " conv1", ": ", "x", " "]),
+    ),
+    st.builds(lambda r, i: f">>>>>>>>>>>>>>> Chose Runner Type: {r} Tactic: {i}", _RUNNER, _ID),
+    st.builds(lambda r, s: f"Skipping {r}: No valid tactics for {s}", _RUNNER, _SUBJECT),
+    st.builds(lambda r: f"{r} has no valid tactics for this config, skipping", _RUNNER),
+)
 _LINE = st.one_of(
+    st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _RECORD),
     st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _BODY),
     st.sampled_from(["  bare continuation", "[07/07/2026-02:11:09] [I] next", ""]),
 )

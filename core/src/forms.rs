@@ -22,11 +22,11 @@ pub enum Kind {
     Plain,
     Named,
     Myelin,
+    /// One of the one-line tuning records (`records`).
+    Record,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Plain, Kind::Named, Kind::Myelin];
-
     /// The form a body may be, by how it starts.
     pub fn of(body: &str) -> Option<Kind> {
         if let Some(rest) = body.strip_prefix("Tactic") {
@@ -38,18 +38,19 @@ impl Kind {
             return (after.is_ascii_digit() || *after == b'-').then_some(Kind::Plain);
         }
         let myelin = [" (foreignNode)", " (myelin)", " (Myelin)"];
-        myelin
-            .iter()
-            .any(|prefix| body.starts_with(prefix))
-            .then_some(Kind::Myelin)
+        if myelin.iter().any(|prefix| body.starts_with(prefix)) {
+            return Some(Kind::Myelin);
+        }
+        crate::records::may_be_record(body).then_some(Kind::Record)
     }
 
-    /// The name the Python side gives this form's first terminal (``Guards``).
-    pub fn name(self) -> &'static str {
+    /// The grammar rule of a block form (a record's is its own: `Record::rule`).
+    pub fn rule(self) -> &'static str {
         match self {
             Kind::Plain => "tactic_timing",
             Kind::Named => "named_tactic_timing",
             Kind::Myelin => "myelin_trace",
+            Kind::Record => "",
         }
     }
 }
@@ -138,7 +139,7 @@ pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
             let parameters = (!parameters.is_empty()).then(|| parameters.trim());
             (tactic, time, Some(kernel), parameters)
         }
-        Kind::Myelin => return None,
+        Kind::Myelin | Kind::Record => return None,
     };
     Some(Timing {
         tactic: tactic_value(tactic)?,
@@ -154,51 +155,45 @@ pub fn is_myelin(body: &str) -> bool {
     Kind::of(body) == Some(Kind::Myelin)
 }
 
-/// Per form, the terminals the grammar's lexer tries before the form's first one at the start
-/// of a message: a body one of them matches at its start is not claimed (the lexer would take
-/// it otherwise). A form whose guards do not compile is never claimed.
+/// Per grammar rule, the terminals the grammar's lexer tries before the rule's first one at
+/// the start of a message: a body one of them matches at its start is not claimed (the lexer
+/// would take it otherwise). A rule without guards, or whose guards do not compile, is never
+/// claimed.
 #[derive(Clone, Debug, Default)]
 pub struct Guards {
-    sets: Vec<(Kind, Option<RegexSet>)>,
+    sets: Vec<(String, Option<RegexSet>)>,
 }
 
 impl Guards {
-    /// `guards`: (form name, its patterns, each matched at the body's start).
+    /// `guards`: (rule, its patterns, each matched at the body's start).
     pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let sets = Kind::ALL
+        let sets = guards
             .iter()
-            .map(|kind| {
-                let patterns = guards.iter().find(|(name, _)| name == kind.name());
-                let set = patterns.and_then(|(_, patterns)| {
-                    RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
-                });
-                (*kind, set)
+            .map(|(rule, patterns)| {
+                let anchored = patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"));
+                (rule.clone(), RegexSet::new(anchored).ok())
             })
             .collect();
         Guards { sets }
     }
 
-    /// No terminal comes before any form's (for tests of the forms alone).
+    /// No terminal comes before any rule's (for tests of the forms alone).
     pub fn none() -> Guards {
-        Guards {
-            sets: Kind::ALL
-                .iter()
-                .map(|kind| (*kind, Some(RegexSet::empty())))
-                .collect(),
-        }
+        let rules = [Kind::Plain, Kind::Named, Kind::Myelin].map(Kind::rule);
+        let sets = rules
+            .iter()
+            .chain(crate::records::RULES.iter())
+            .map(|rule| (rule.to_string(), Some(RegexSet::empty())))
+            .collect();
+        Guards { sets }
     }
 
-    /// Whether a body of form `kind` may be claimed.
-    pub fn clear(&self, kind: Kind, body: &str) -> bool {
-        match self.sets.iter().find(|(own, _)| *own == kind) {
+    /// Whether a body of grammar rule `rule` may be claimed.
+    pub fn clear(&self, rule: &str, body: &str) -> bool {
+        match self.sets.iter().find(|(own, _)| own == rule) {
             Some((_, Some(set))) => !set.is_match(body),
             _ => false,
         }
-    }
-
-    /// Whether every form has its guards.
-    pub fn complete(&self) -> bool {
-        self.sets.iter().all(|(_, set)| set.is_some())
     }
 }
 
@@ -278,15 +273,14 @@ mod tests {
             ("tactic_timing".into(), vec![]),
             ("named_tactic_timing".into(), vec!["(".into()]),
         ]);
-        assert!(guards.clear(Kind::Myelin, " (foreignNode) 1, 0.5, kernel"));
-        assert!(!guards.clear(
-            Kind::Myelin,
-            " (foreignNode) x (Gemm) profiling completed in 1"
-        ));
-        assert!(guards.clear(Kind::Plain, "Tactic: 0x1 Time: 1"));
+        assert!(guards.clear("myelin_trace", " (foreignNode) 1, 0.5, kernel"));
+        let profiled_row = " (foreignNode) x (Gemm) profiling completed in 1";
+        assert!(!guards.clear("myelin_trace", profiled_row));
+        assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
         // A pattern that does not compile: the form is never claimed.
-        assert!(!guards.clear(Kind::Named, "Tactic Name: k Tactic: 0x1 Time: 1"));
-        assert!(!guards.complete());
-        assert!(Guards::none().complete());
+        assert!(!guards.clear("named_tactic_timing", "Tactic Name: k Tactic: 0x1 Time: 1"));
+        // No guards at all: never claimed.
+        assert!(!guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
+        assert!(Guards::none().clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
     }
 }

@@ -29,11 +29,35 @@ pub fn terminal(name: &str) -> Option<&'static str> {
 /// Python) becomes ASCII digits, which Rust's number parsers read; `\s` and `[^\s]` take in the
 /// four control characters (0x1C-0x1F) that Python counts as white space and Rust does not.
 pub fn narrowed(pattern: &str) -> String {
-    pattern
+    non_capturing(pattern)
         .replace(r"[^\s]", r"[^\s\x1C-\x1F]")
         .replace(r"\S", r"[^\s\x1C-\x1F]")
         .replace(r"\s", r"[\s\x1C-\x1F]")
         .replace(r"\d", "[0-9]")
+}
+
+/// `pattern` with every group made non-capturing, so that a terminal put into a larger pattern
+/// leaves that pattern's own group numbers alone.
+fn non_capturing(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut escaped = false;
+    let mut in_class = false;
+    let mut characters = pattern.chars().peekable();
+    while let Some(character) = characters.next() {
+        out.push(character);
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match character {
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class && characters.peek() != Some(&'?') => out.push_str("?:"),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Terminal `name` narrowed for Rust, as a non-capturing group. Panics when the grammar lacks
@@ -163,6 +187,9 @@ mod tests {
             regex::Regex::new(&narrowed_terminal(name)).unwrap();
         }
         assert_eq!(terminal("TACTIC_ID"), Some(r"0x[0-9a-fA-F]+|-?\d+"));
+        // The terminal's own groups capture nothing.
+        let number = regex::Regex::new(&narrowed_terminal("NUMBER")).unwrap();
+        assert_eq!(number.captures_len(), 1);
     }
 
     #[test]

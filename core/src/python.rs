@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::forms::Guards;
+use crate::records::Record;
 use crate::scan::{Piece, Scanner as CoreScanner};
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
@@ -15,7 +16,8 @@ const KNOWN_KERNELS: usize = 100_000;
 /// Reads a log's bytes into pieces (see `scan::Piece`), as tuples:
 /// `(0, first_line, text, record_follows)`, `(1, first_line, envelope, tactic ids (bytes of
 /// native u64), times (bytes of native f64), kernels or None, parameters or None)`, and
-/// `(2, first_line, envelope, lines, bodies)`.
+/// `(2, first_line, envelope, lines, bodies)` and `(3, first_line, envelope, records)`, each
+/// record a tuple of its grammar rule and its tokens (see `record`).
 #[pyclass(module = "trtlog._core")]
 struct Scanner {
     core: CoreScanner,
@@ -102,6 +104,19 @@ impl Scanner {
             } => (2, first_line, prefix, lines, bodies)
                 .into_pyobject(py)?
                 .into_any(),
+            Piece::Records {
+                first_line,
+                prefix,
+                records,
+            } => {
+                let records: Vec<Py<PyAny>> = records
+                    .into_iter()
+                    .map(|found| record(py, found))
+                    .collect::<PyResult<_>>()?;
+                (3, first_line, prefix, records)
+                    .into_pyobject(py)?
+                    .into_any()
+            }
         };
         Ok(object.unbind())
     }
@@ -127,6 +142,39 @@ impl Scanner {
 #[pyfunction]
 fn widened(pattern: &str) -> String {
     crate::grammar::widened(pattern)
+}
+
+/// A record as `(rule, token, ...)`: the values its grammar rule's transformer reads, numbers
+/// already read (tactic ids as TensorRT's unsigned values, times and seconds as floats).
+fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
+    let rule = PyString::intern(py, found.rule());
+    let object = match found {
+        Record::Fastest { tactic, time } => (rule, tactic, time).into_pyobject(py)?.into_any(),
+        Record::Profiled {
+            layer,
+            runner,
+            runner_id,
+            seconds,
+            tactic,
+            time,
+        } => (rule, layer, runner, runner_id, seconds, tactic, time)
+            .into_pyobject(py)?
+            .into_any(),
+        Record::TimingRunner {
+            layer,
+            runner,
+            runner_id,
+        } => (rule, layer, runner, runner_id)
+            .into_pyobject(py)?
+            .into_any(),
+        Record::Combination {
+            inputs, outputs, ..
+        } => (rule, inputs, outputs).into_pyobject(py)?.into_any(),
+        Record::Costs { subject, .. } => (rule, subject).into_pyobject(py)?.into_any(),
+        Record::Chose { runner, tactic } => (rule, runner, tactic).into_pyobject(py)?.into_any(),
+        Record::Skipped { runner, layer } => (rule, runner, layer).into_pyobject(py)?.into_any(),
+    };
+    Ok(object.unbind())
 }
 
 #[pymodule]

@@ -10,6 +10,7 @@
 
 use crate::envelope::{opens_record, verbose_prefix_len};
 use crate::forms::{timing, Guards, Kind};
+use crate::records::{record, Record};
 
 /// What the scanner hands on, in the order of the lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,12 @@ pub enum Piece {
         lines: usize,
         bodies: String,
     },
+    /// One-line tuning records in envelope `prefix`, one per line.
+    Records {
+        first_line: u64,
+        prefix: String,
+        records: Vec<Record>,
+    },
 }
 
 impl Piece {
@@ -46,6 +53,7 @@ impl Piece {
             Piece::Lines { text, .. } => text.split('\n').count(),
             Piece::Timings { tactics, .. } => tactics.len(),
             Piece::Myelin { lines, .. } => *lines,
+            Piece::Records { records, .. } => records.len(),
         }
     }
 
@@ -53,7 +61,8 @@ impl Piece {
         match self {
             Piece::Lines { first_line, .. }
             | Piece::Timings { first_line, .. }
-            | Piece::Myelin { first_line, .. } => *first_line,
+            | Piece::Myelin { first_line, .. }
+            | Piece::Records { first_line, .. } => *first_line,
         }
     }
 }
@@ -206,7 +215,7 @@ impl Scanner {
             let number = run.first_line + index as u64;
             // The last line is one record only if the line after it opens one.
             let last = index + 1 == count;
-            let taken = (!last || follows) && self.guards.clear(run.kind, body) && block.take(body);
+            let taken = (!last || follows) && block.take(body, &self.guards);
             if taken {
                 continue;
             }
@@ -260,6 +269,7 @@ struct Block {
     kernels: Vec<String>,
     parameters: Vec<Option<String>>,
     bodies: String,
+    records: Vec<Record>,
     lines: usize,
 }
 
@@ -272,6 +282,7 @@ impl Block {
             kernels: Vec::new(),
             parameters: Vec::new(),
             bodies: String::new(),
+            records: Vec::new(),
             lines: 0,
         }
     }
@@ -280,8 +291,23 @@ impl Block {
         self.lines == 0
     }
 
-    /// Adds `body` if it is the block's form in full.
-    fn take(&mut self, body: &str) -> bool {
+    /// Adds `body` if it is the block's form in full and no terminal the grammar's lexer
+    /// tries first would take it.
+    fn take(&mut self, body: &str, guards: &Guards) -> bool {
+        if self.kind == Kind::Record {
+            let Some(found) = record(body) else {
+                return false;
+            };
+            if !guards.clear(found.rule(), body) {
+                return false;
+            }
+            self.records.push(found);
+            self.lines += 1;
+            return true;
+        }
+        if !guards.clear(self.kind.rule(), body) {
+            return false;
+        }
         if self.kind == Kind::Myelin {
             if self.lines > 0 {
                 self.bodies.push('\n');
@@ -329,6 +355,11 @@ impl Block {
                 times: taken.times,
                 kernels: Some(taken.kernels),
                 parameters: Some(taken.parameters),
+            },
+            Kind::Record => Piece::Records {
+                first_line,
+                prefix: prefix.to_string(),
+                records: taken.records,
             },
         }
     }

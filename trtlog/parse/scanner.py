@@ -10,6 +10,10 @@ of its own, is a one-line record: the fast path is tried on it here and what it 
 a ``ParsedLine`` (format combinations, timing runners, fastest tactics: most other lines of a
 build).
 
+The core also claims the one-line records of tactic tuning (timing runners, format combinations,
+fastest and chosen tactics, computing costs, skipped runners): each comes back as its grammar
+rule and tokens, made into its item by ``trtlog.parse.claimed``.
+
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
 would match at its start (``core_guards``, read from the parser). ``tests/test_core.py`` runs
@@ -29,6 +33,7 @@ from lark import Lark
 from trtlog import _core
 from trtlog.events.autotuning import TacticTiming
 from trtlog.events.notes import MyelinTrace
+from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import LONGEST_REMEMBERED, FastPath
@@ -38,12 +43,22 @@ from trtlog.parse.rows import Item, RowBlock
 
 # Bytes read from a stream at a time.
 _READ_BYTES = 1 << 20
-# Per form the core claims, the terminal the grammar's lexer starts it with: a literal as "'"
-# and its text, else the terminal's name.
+# Per grammar rule the core claims, the terminal the grammar's lexer starts it with: a literal
+# as "'" and its text, else the terminal's name.
 _FIRST_TERMINALS = {
     "tactic_timing": "_TACTIC_KEYWORD",
     "named_tactic_timing": "'Tactic Name: ",
     "myelin_trace": "MYELIN_PREFIX",
+    "fastest_tactic": "'Fastest Tactic: ",
+    "runner_profiled": "PROFILED_SUBJECT",
+    "timing_runner": "'--------------- Timing Runner: ",
+    "format_combination": "'*************** Autotuning format combination: ",
+    "reformat_combination": "'*************** Autotuning Reformat:",
+    "computing_costs": "'=============== Computing costs for",
+    "computing_reformatting_costs": "'=============== Computing reformatting costs",
+    "chose_runner": "'>>>>>>>>>>>>>>> Chose Runner Type: ",
+    "runner_skipped": "SKIPPED_RUNNER",
+    "runner_skipped_for_layer": "_SKIPPING_RUNNER",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
@@ -125,6 +140,13 @@ class CoreScanner:
             yield from self._lines(first_line, text, record_follows)
             return
         envelope = self._envelope(piece[2])
+        if kind == 3:
+            _, first_line, _, records = piece
+            stamp = (envelope.timestamp, envelope.severity, envelope.producer)
+            for line, record in enumerate(records, start=first_line):
+                # A claimed record is a line of its own: its body announces no list.
+                yield ParsedLine(envelope, "", claimed_item(record, (line, line, *stamp)))
+            return
         if kind == 1:
             _, first_line, _, tactics, times, kernels, parameters = piece
             yield RowBlock(

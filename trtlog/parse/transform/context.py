@@ -47,7 +47,7 @@ def text(token: Token | None) -> str | None:
     return None if token is None else str(token)
 
 
-def split_formats(token: Token | None) -> tuple[str, ...]:
+def split_formats(token: Token | str | None) -> tuple[str, ...]:
     """``Float(3,1), Int32(512,1)`` -> ("Float(3,1)", "Int32(512,1)")."""
     if token is None or not token.strip():
         return ()

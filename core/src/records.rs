@@ -1,0 +1,428 @@
+//! The frequent one-line records of tactic tuning, as their grammar rules read them
+//! (`grammars/autotuning.lark`). A layer is tuned in lines like these, one of each kind (or a
+//! few) per format combination and timing runner:
+//!
+//! - `fastest_tactic`: "Fastest Tactic: 0x... Time: 0.0123" (8.x-10.x);
+//! - `runner_profiled`: "<layer> (<Runner>) profiling completed in 0.1 seconds. Fastest Tactic:
+//!   0x... Time: 0.0123" (8.6-10.x);
+//! - `timing_runner`: "--------------- Timing Runner: <layer> (<Runner>[0x...])";
+//! - `format_combination`, `reformat_combination`: "*************** Autotuning format
+//!   combination: <formats> -> <formats> ***************";
+//! - `computing_costs`, `computing_reformatting_costs`: "=============== Computing costs for
+//!   <layer>";
+//! - `chose_runner`: ">>>>>>>>>>>>>>> Chose Runner Type: <Runner> Tactic: 0x...";
+//! - `runner_skipped`, `runner_skipped_for_layer`: "<Runner> has no valid tactics for this
+//!   config, skipping" and "Skipping <Runner>: No valid tactics for <layer>".
+//!
+//! Each is claimed only where it is the rule in full; the fields are the rule's tokens.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+use crate::forms::tactic_value;
+use crate::grammar::narrowed_terminal;
+
+/// A one-line record: its rule's tokens, read as the transformer reads them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Record {
+    Fastest {
+        tactic: u64,
+        time: f64,
+    },
+    Profiled {
+        layer: String,
+        runner: String,
+        runner_id: Option<u64>,
+        seconds: f64,
+        tactic: u64,
+        time: f64,
+    },
+    TimingRunner {
+        layer: Option<String>,
+        runner: String,
+        runner_id: Option<u64>,
+    },
+    Combination {
+        inputs: Option<String>,
+        outputs: Option<String>,
+        reformat: bool,
+    },
+    Costs {
+        subject: Option<String>,
+        reformatting: bool,
+    },
+    Chose {
+        runner: String,
+        tactic: u64,
+    },
+    Skipped {
+        runner: String,
+        layer: Option<String>,
+    },
+}
+
+impl Record {
+    /// The grammar rule the record is (its event's class is named after it).
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Record::Fastest { .. } => "fastest_tactic",
+            Record::Profiled { .. } => "runner_profiled",
+            Record::TimingRunner { .. } => "timing_runner",
+            Record::Combination {
+                reformat: false, ..
+            } => "format_combination",
+            Record::Combination { reformat: true, .. } => "reformat_combination",
+            Record::Costs {
+                reformatting: false,
+                ..
+            } => "computing_costs",
+            Record::Costs {
+                reformatting: true, ..
+            } => "computing_reformatting_costs",
+            Record::Chose { .. } => "chose_runner",
+            Record::Skipped { layer: None, .. } => "runner_skipped",
+            Record::Skipped { layer: Some(_), .. } => "runner_skipped_for_layer",
+        }
+    }
+}
+
+/// Every rule a record may be (for the guards each needs).
+pub const RULES: [&str; 10] = [
+    "fastest_tactic",
+    "runner_profiled",
+    "timing_runner",
+    "format_combination",
+    "reformat_combination",
+    "computing_costs",
+    "computing_reformatting_costs",
+    "chose_runner",
+    "runner_skipped",
+    "runner_skipped_for_layer",
+];
+
+const PROFILED_PHRASE: &str = " profiling completed in ";
+const NO_TACTICS_PHRASE: &str = " has no valid tactics for this config, skipping";
+
+/// Whether a body may be one of the records (by its first bytes or the phrase it holds).
+pub fn may_be_record(body: &str) -> bool {
+    const STARTS: [&str; 6] = [
+        "Fastest Tactic: ",
+        "--------------- Timing Runner: ",
+        "*************** Autotuning ",
+        "=============== Computing ",
+        ">>>>>>>>>>>>>>> Chose Runner Type: ",
+        "Skipping ",
+    ];
+    STARTS.iter().any(|start| body.starts_with(start))
+        || body.contains(PROFILED_PHRASE)
+        || body.ends_with(NO_TACTICS_PHRASE)
+}
+
+struct Patterns {
+    fastest: Regex,
+    profiled_rest: Regex,
+    suffix_at_end: Regex,
+    suffix_anywhere: Regex,
+    combination: Regex,
+    chose: Regex,
+    skipping: Regex,
+    runner_name: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let tactic = narrowed_terminal("TACTIC_ID");
+        let number = narrowed_terminal("NUMBER");
+        // RUNNER_SUFFIX " (<Runner>[0x...])" and RUNNER_NAME, with `\w` read as ASCII word
+        // characters (a subset of Python's and of Rust's).
+        let name = ascii_words(&narrowed_terminal("RUNNER_NAME"));
+        let suffix = r" \(([A-Za-z][A-Za-z0-9_]*)(?:\[(0x[0-9a-fA-F]+)\])?\)";
+        let compile = |pattern: String| Regex::new(&pattern).expect("record pattern");
+        Patterns {
+            fastest: compile(format!(r"\AFastest Tactic: ({tactic}) Time: ({number})\z")),
+            profiled_rest: compile(format!(
+                r"\A{suffix} profiling completed in ({number}) seconds\. Fastest Tactic: ({tactic}) Time: ({number})\z"
+            )),
+            suffix_at_end: compile(format!(r"{suffix}\z")),
+            // Any runner suffix, Unicode word characters included: a subject holding one is
+            // left to the grammar.
+            suffix_anywhere: compile(r" \([\w\p{L}\p{N}]+(?:\[0x[0-9a-fA-F]+\])?\)".to_string()),
+            combination: compile(
+                r"\A\*{15} Autotuning (format combination: |Reformat: ?)(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}\z"
+                    .to_string(),
+            ),
+            chose: compile(format!(
+                r"\A>>>>>>>>>>>>>>> Chose Runner Type: ({name}) Tactic: ({tactic})\z"
+            )),
+            skipping: compile(format!(r"\ASkipping ({name}): No valid tactics for (.+)\z")),
+            runner_name: compile(format!(r"\A{name}\z")),
+        }
+    })
+}
+
+fn ascii_words(pattern: &str) -> String {
+    pattern.replace(r"\w", "[A-Za-z0-9_]")
+}
+
+/// A hexadecimal runner id as the transformer reads it, where it fits in 63 bits (the tables'
+/// columns are signed); None where there is none. Err where it does not fit.
+fn runner_id(hex: Option<regex::Match<'_>>) -> Result<Option<u64>, ()> {
+    let Some(hex) = hex else {
+        return Ok(None);
+    };
+    let value = u64::from_str_radix(&hex.as_str()[2..], 16).map_err(|_| ())?;
+    if value > i64::MAX as u64 {
+        return Err(());
+    }
+    Ok(Some(value))
+}
+
+/// The body as one of the records, if it is one in full.
+pub fn record(body: &str) -> Option<Record> {
+    let patterns = patterns();
+    if let Some(found) = patterns.fastest.captures(body) {
+        return Some(Record::Fastest {
+            tactic: tactic_value(found.get(1)?.as_str())?,
+            time: found.get(2)?.as_str().parse().ok()?,
+        });
+    }
+    if let Some(rest) = body.strip_prefix("--------------- Timing Runner: ") {
+        return timing_runner(rest, patterns);
+    }
+    if body.starts_with("*************** Autotuning ") {
+        return combination(body, patterns);
+    }
+    if let Some(rest) = body.strip_prefix("=============== Computing ") {
+        return costs(rest);
+    }
+    if let Some(found) = patterns.chose.captures(body) {
+        return Some(Record::Chose {
+            runner: found.get(1)?.as_str().to_string(),
+            tactic: tactic_value(found.get(2)?.as_str())?,
+        });
+    }
+    if let Some(found) = patterns.skipping.captures(body) {
+        return Some(Record::Skipped {
+            runner: found.get(1)?.as_str().to_string(),
+            // REST, stripped by the transformer.
+            layer: Some(found.get(2)?.as_str().trim().to_string()),
+        });
+    }
+    if let Some(runner) = body.strip_suffix(NO_TACTICS_PHRASE) {
+        if patterns.runner_name.is_match(runner) {
+            return Some(Record::Skipped {
+                runner: runner.to_string(),
+                layer: None,
+            });
+        }
+        return None;
+    }
+    profiled(body, patterns)
+}
+
+/// "<layer> (<Runner>) profiling completed in ...": the layer is the shortest text followed by
+/// a runner suffix and the phrase (the grammar's lazy PROFILED_SUBJECT).
+fn profiled(body: &str, patterns: &Patterns) -> Option<Record> {
+    let phrase = body.find(PROFILED_PHRASE)?;
+    // The suffix " (<Runner>[0x...])" ends where the first phrase starts (a suffix holds no
+    // space, so no later phrase can have one that starts earlier).
+    let head = &body[..phrase];
+    let suffix = patterns.suffix_at_end.captures(head)?;
+    let start = suffix.get(0)?.start();
+    if start == 0 {
+        return None;
+    }
+    let rest = patterns.profiled_rest.captures(&body[start..])?;
+    Some(Record::Profiled {
+        layer: body[..start].to_string(),
+        runner: rest.get(1)?.as_str().to_string(),
+        runner_id: runner_id(rest.get(2)).ok()?,
+        seconds: rest.get(3)?.as_str().parse().ok()?,
+        tactic: tactic_value(rest.get(4)?.as_str())?,
+        time: rest.get(5)?.as_str().parse().ok()?,
+    })
+}
+
+/// "--------------- Timing Runner: [<layer>] (<Runner>[0x...])": the suffix ends the line.
+fn timing_runner(rest: &str, patterns: &Patterns) -> Option<Record> {
+    let suffix = patterns.suffix_at_end.captures(rest)?;
+    let start = suffix.get(0)?.start();
+    let layer = (start > 0).then(|| &rest[..start]);
+    if let Some(layer) = layer {
+        // A layer name holding another runner suffix: where the lazy subject ends is the
+        // grammar's to decide.
+        if patterns.suffix_anywhere.is_match(&format!("{layer} ")) {
+            return None;
+        }
+    }
+    Some(Record::TimingRunner {
+        layer: layer.map(str::to_string),
+        runner: suffix.get(1)?.as_str().to_string(),
+        runner_id: runner_id(suffix.get(2)).ok()?,
+    })
+}
+
+fn combination(body: &str, patterns: &Patterns) -> Option<Record> {
+    let found = patterns.combination.captures(body)?;
+    let inputs = found.get(2).map(|value| value.as_str());
+    let outputs = found.get(3).map(|value| value.as_str());
+    // Where a list holds the arrow or the stars, the grammar's lazy FORMAT_LIST may split the
+    // line elsewhere: left to it.
+    if inputs.is_some_and(|text| text.contains(" -> ") || text.contains("***************"))
+        || outputs.is_some_and(|text| text.contains(" -> "))
+    {
+        return None;
+    }
+    Some(Record::Combination {
+        inputs: inputs.map(str::to_string),
+        outputs: outputs.map(str::to_string),
+        reformat: found.get(1)?.as_str().starts_with("Reformat"),
+    })
+}
+
+/// "costs for[ <layer>]" or "reformatting costs[...]" after "=============== Computing ".
+fn costs(rest: &str) -> Option<Record> {
+    let (reformatting, subject) = if let Some(subject) = rest.strip_prefix("costs for") {
+        (false, subject)
+    } else {
+        (true, rest.strip_prefix("reformatting costs")?)
+    };
+    // COSTS_SUBJECT: a colon or a space, then the rest of the line (or nothing).
+    if !(subject.is_empty() || subject.starts_with(':') || subject.starts_with(' ')) {
+        return None;
+    }
+    Some(Record::Costs {
+        subject: (!subject.is_empty()).then(|| subject.to_string()),
+        reformatting,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_lines_of_a_10_16_build() {
+        // TensorRT 10.16 trtexec --verbose (hackathon corpus log).
+        assert_eq!(
+            record("Optimizer Reformat(max_poolNd -> <out>) (Reformat[0x80000006]) profiling completed in 0.0123 seconds. Fastest Tactic: 0x00000000000003e8 Time: 0.00358"),
+            Some(Record::Profiled {
+                layer: "Optimizer Reformat(max_poolNd -> <out>)".into(),
+                runner: "Reformat".into(),
+                runner_id: Some(0x80000006),
+                seconds: 0.0123,
+                tactic: 0x3e8,
+                time: 0.00358,
+            })
+        );
+        assert_eq!(
+            record("--------------- Timing Runner: /conv1/Conv + /relu1/Relu (CaskConvolution[0x80000009])"),
+            Some(Record::TimingRunner {
+                layer: Some("/conv1/Conv + /relu1/Relu".into()),
+                runner: "CaskConvolution".into(),
+                runner_id: Some(0x80000009),
+            })
+        );
+        assert_eq!(
+            record("*************** Autotuning format combination: Float(150528,50176,224,1) -> Half(802816,1:8,3584,16) ***************"),
+            Some(Record::Combination {
+                inputs: Some("Float(150528,50176,224,1)".into()),
+                outputs: Some("Half(802816,1:8,3584,16)".into()),
+                reformat: false,
+            })
+        );
+        assert_eq!(
+            record(
+                "Skipping CaskFlattenConvolution: No valid tactics for /conv1/Conv + /relu1/Relu"
+            ),
+            Some(Record::Skipped {
+                runner: "CaskFlattenConvolution".into(),
+                layer: Some("/conv1/Conv + /relu1/Relu".into()),
+            })
+        );
+        assert_eq!(
+            record("=============== Computing reformatting costs: "),
+            Some(Record::Costs {
+                subject: Some(": ".into()),
+                reformatting: true
+            })
+        );
+    }
+
+    #[test]
+    fn tuning_lines_of_8_x_builds() {
+        // TensorRT 8.6 trtexec: the fastest tactic on a line of its own, runners without ids.
+        assert_eq!(
+            record("Fastest Tactic: 0x0000000000000000 Time: 0.00512"),
+            Some(Record::Fastest {
+                tactic: 0,
+                time: 0.00512
+            })
+        );
+        assert_eq!(
+            record(">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x0f2e6b1d3c4a5968"),
+            Some(Record::Chose {
+                runner: "CaskConvolution".into(),
+                tactic: 0x0f2e6b1d3c4a5968
+            })
+        );
+        assert_eq!(
+            record("CublasConvolution has no valid tactics for this config, skipping"),
+            Some(Record::Skipped {
+                runner: "CublasConvolution".into(),
+                layer: None
+            })
+        );
+        assert_eq!(
+            record("=============== Computing costs for conv1"),
+            Some(Record::Costs {
+                subject: Some(" conv1".into()),
+                reformatting: false
+            })
+        );
+        // 8.0-8.5 print the line with no layer name.
+        assert_eq!(
+            record("=============== Computing costs for"),
+            Some(Record::Costs {
+                subject: None,
+                reformatting: false
+            })
+        );
+    }
+
+    #[test]
+    fn lines_the_grammar_may_split_otherwise_are_declined() {
+        assert_eq!(
+            record("--------------- Timing Runner: a (Foo) b (Bar)"),
+            None
+        );
+        assert_eq!(
+            record(" (Foo) profiling completed in 1 seconds. Fastest Tactic: 0x1 Time: 1"),
+            None
+        );
+        assert_eq!(
+            record("*************** Autotuning format combination: A -> B -> C ***************"),
+            None
+        );
+        assert_eq!(record("Fastest Tactic: 0x1 Time: 1 ms"), None);
+        assert_eq!(record("=============== Computing costsfor x"), None);
+        assert_eq!(
+            record("--------------- Timing Runner: x (Foo[0xffffffffffffffff])"),
+            None,
+            "a runner id beyond the tables' signed 64 bits"
+        );
+    }
+
+    #[test]
+    fn every_record_names_a_known_rule() {
+        for body in [
+            "Fastest Tactic: 0x1 Time: 1",
+            "Skipping A: No valid tactics for b",
+            "A has no valid tactics for this config, skipping",
+        ] {
+            assert!(may_be_record(body));
+            assert!(RULES.contains(&record(body).unwrap().rule()));
+        }
+    }
+}

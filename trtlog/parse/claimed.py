@@ -1,0 +1,104 @@
+"""The items of the one-line tuning records the native core claims.
+
+The core (``core/src/records.rs``) hands each record on as its grammar rule and the rule's
+tokens, numbers already read. Here each becomes the item the grammar's transformer makes of the
+rule (``trtlog.parse.transform.autotuning``): format combinations, timing runners and fastest
+tactics as rows (``trtlog.parse.rows``), the others as events. ``tests/test_core.py`` compares
+every claimed line with the grammar's event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trtlog.events.autotuning import (
+    ChoseRunner,
+    ComputingCosts,
+    FastestTactic,
+    FormatCombination,
+    RunnerSkipped,
+    TimingRunner,
+)
+from trtlog.events.base import TacticId, timed_ms
+from trtlog.events.makers import KeywordMakers
+from trtlog.parse.rows import NO_PLACE, Item
+from trtlog.parse.transform.context import split_formats
+
+# (line, end_line, timestamp, severity, producer): the fields every event has, in order.
+Head = tuple[Any, ...]
+# An autotuning row's context before the fold links it: run, build, strategy, layer, formats,
+# runner, runner_id.
+_NO_CONTEXT = (None,) * 7
+_make = KeywordMakers()
+
+
+def _fastest_tactic(head: Head, tactic: int, time: float) -> Item:
+    return (FastestTactic, *head, *_NO_CONTEXT, tactic, timed_ms(time), None)
+
+
+def _runner_profiled(
+    head: Head, layer: str, runner: str, runner_id: int | None, seconds: float, tactic: int,
+    time: float,
+) -> Item:  # fmt: skip
+    return (FastestTactic, *head, *NO_PLACE, layer, None, runner, runner_id, tactic,
+            timed_ms(time), seconds)  # fmt: skip
+
+
+def _timing_runner(head: Head, layer: str | None, runner: str, runner_id: int | None) -> Item:
+    return (TimingRunner, *head, *NO_PLACE, layer, None, runner, runner_id)
+
+
+def _format_combination(head: Head, inputs: str | None, outputs: str | None) -> Item:
+    return (FormatCombination, *head, *_NO_CONTEXT, split_formats(inputs),
+            split_formats(outputs), False)  # fmt: skip
+
+
+def _reformat_combination(head: Head, inputs: str | None, outputs: str | None) -> Item:
+    return (FormatCombination, *head, *_NO_CONTEXT, split_formats(inputs),
+            split_formats(outputs), True)  # fmt: skip
+
+
+def _computing_costs(head: Head, subject: str | None) -> Item:
+    # 8.0-8.5 print the line with an empty layer name.
+    return _make[ComputingCosts](*head, layer=(subject or "").strip() or None)
+
+
+def _computing_reformatting_costs(head: Head, _subject: str | None) -> Item:
+    return _make[ComputingCosts](*head, reformatting=True)
+
+
+def _chose_runner(head: Head, runner: str, tactic: int) -> Item:
+    return _make[ChoseRunner](*head, chosen_runner=runner, tactic=TacticId(tactic))
+
+
+def _runner_skipped(head: Head, runner: str, _layer: None) -> Item:
+    return _make[RunnerSkipped](*head, skipped_runner=runner)
+
+
+def _runner_skipped_for_layer(head: Head, runner: str, layer: str) -> Item:
+    return _make[RunnerSkipped](*head, skipped_runner=runner, layer=layer)
+
+
+# Per grammar rule (the core names each record by its rule), how its item is made.
+BUILDERS: dict[str, Callable[..., Item]] = {
+    "fastest_tactic": _fastest_tactic,
+    "runner_profiled": _runner_profiled,
+    "timing_runner": _timing_runner,
+    "format_combination": _format_combination,
+    "reformat_combination": _reformat_combination,
+    "computing_costs": _computing_costs,
+    "computing_reformatting_costs": _computing_reformatting_costs,
+    "chose_runner": _chose_runner,
+    "runner_skipped": _runner_skipped,
+    "runner_skipped_for_layer": _runner_skipped_for_layer,
+}
+
+
+def claimed_item(record: tuple[Any, ...], head: Head) -> Item:
+    """The item of a record the core claimed: ``(rule, token, ...)``."""
+    rule, *tokens = record
+    return BUILDERS[rule](head, *tokens)
+
+
+__all__ = ["BUILDERS", "claimed_item"]
