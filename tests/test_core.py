@@ -23,7 +23,7 @@ from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import open_log
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import RowBlock, materialize
-from trtlog.parse.scanner import CoreScanner, byte_chunks, core_guards
+from trtlog.parse.scanner import ClaimedRecords, CoreScanner, byte_chunks, core_guards
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 # Fields only the order of the log tells (the fold sets them); a line alone has none.
@@ -58,8 +58,8 @@ def _claimed(data: bytes, chunk: int) -> tuple[list[object], int]:
             if isinstance(item, RowBlock):
                 events.extend(materialize(row) for row in item.rows())
             else:
-                claimed = item.item  # type: ignore[union-attr]
-                events.append(materialize(claimed) if type(claimed) is tuple else claimed)
+                claimed = item.items  # type: ignore[union-attr]
+                events.extend(materialize(one) if type(one) is tuple else one for one in claimed)
     return events, core.lines
 
 
@@ -120,6 +120,8 @@ def _describe(item: object) -> object:
         return ("block", item.first_line, list(item.rows()))
     if isinstance(item, tuple):
         return item
+    if isinstance(item, ClaimedRecords):
+        return ("claimed", item.first_line, item.items)
     return ("parsed", item.item)  # type: ignore[attr-defined]
 
 

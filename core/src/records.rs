@@ -120,10 +120,9 @@ pub fn may_be_record(body: &str) -> bool {
 
 struct Patterns {
     fastest: Regex,
-    profiled_rest: Regex,
-    suffix_at_end: Regex,
+    number: Regex,
+    tactic: Regex,
     suffix_anywhere: Regex,
-    combination: Regex,
     chose: Regex,
     skipping: Regex,
     runner_name: Regex,
@@ -137,21 +136,14 @@ fn patterns() -> &'static Patterns {
         // RUNNER_SUFFIX " (<Runner>[0x...])" and RUNNER_NAME, with `\w` read as ASCII word
         // characters (a subset of Python's and of Rust's).
         let name = ascii_words(&narrowed_terminal("RUNNER_NAME"));
-        let suffix = r" \(([A-Za-z][A-Za-z0-9_]*)(?:\[(0x[0-9a-fA-F]+)\])?\)";
         let compile = |pattern: String| Regex::new(&pattern).expect("record pattern");
         Patterns {
             fastest: compile(format!(r"\AFastest Tactic: ({tactic}) Time: ({number})\z")),
-            profiled_rest: compile(format!(
-                r"\A{suffix} profiling completed in ({number}) seconds\. Fastest Tactic: ({tactic}) Time: ({number})\z"
-            )),
-            suffix_at_end: compile(format!(r"{suffix}\z")),
+            number: compile(format!(r"\A{number}\z")),
+            tactic: compile(format!(r"\A{tactic}\z")),
             // Any runner suffix, Unicode word characters included: a subject holding one is
             // left to the grammar.
             suffix_anywhere: compile(r" \([\w\p{L}\p{N}]+(?:\[0x[0-9a-fA-F]+\])?\)".to_string()),
-            combination: compile(
-                r"\A\*{15} Autotuning (format combination: |Reformat: ?)(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}\z"
-                    .to_string(),
-            ),
             chose: compile(format!(
                 r"\A>>>>>>>>>>>>>>> Chose Runner Type: ({name}) Tactic: ({tactic})\z"
             )),
@@ -165,23 +157,47 @@ fn ascii_words(pattern: &str) -> String {
     pattern.replace(r"\w", "[A-Za-z0-9_]")
 }
 
+/// The runner suffix `text` ends with, RUNNER_SUFFIX " (<Runner>[0x...])" with the runner's
+/// name in ASCII word characters: where it starts, the runner, and its id's text. A suffix holds
+/// no " (", so only the last one in the text can end it.
+fn runner_suffix(text: &str) -> Option<(usize, &str, Option<&str>)> {
+    let start = text.rfind(" (")?;
+    let inner = text[start + 2..].strip_suffix(')')?;
+    let (name, id) = match inner.split_once('[') {
+        Some((name, id)) => {
+            let hex = id.strip_suffix(']')?.strip_prefix("0x")?;
+            if hex.is_empty() || !hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+                return None;
+            }
+            (name, Some(&id[..id.len() - 1]))
+        }
+        None => (inner, None),
+    };
+    let mut bytes = name.bytes();
+    let first = bytes.next()?;
+    let word = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
+    (first.is_ascii_alphabetic() && bytes.all(word)).then_some((start, name, id))
+}
+
 /// A hexadecimal runner id as the transformer reads it, where it fits in 63 bits (the tables'
 /// columns are signed); None where there is none. Err where it does not fit.
-fn runner_id(hex: Option<regex::Match<'_>>) -> Result<Option<u64>, ()> {
+fn runner_id(hex: Option<&str>) -> Result<Option<u64>, ()> {
     let Some(hex) = hex else {
         return Ok(None);
     };
-    let value = u64::from_str_radix(&hex.as_str()[2..], 16).map_err(|_| ())?;
+    let value = u64::from_str_radix(&hex[2..], 16).map_err(|_| ())?;
     if value > i64::MAX as u64 {
         return Err(());
     }
     Ok(Some(value))
 }
 
-/// The body as one of the records, if it is one in full.
+/// The body as one of the records, if it is one in full. The record is chosen by how the
+/// body starts (or the phrase it holds); a body that is not that record in full is declined.
 pub fn record(body: &str) -> Option<Record> {
     let patterns = patterns();
-    if let Some(found) = patterns.fastest.captures(body) {
+    if body.starts_with("Fastest Tactic: ") {
+        let found = patterns.fastest.captures(body)?;
         return Some(Record::Fastest {
             tactic: tactic_value(found.get(1)?.as_str())?,
             time: found.get(2)?.as_str().parse().ok()?,
@@ -191,18 +207,20 @@ pub fn record(body: &str) -> Option<Record> {
         return timing_runner(rest, patterns);
     }
     if body.starts_with("*************** Autotuning ") {
-        return combination(body, patterns);
+        return combination(body);
     }
     if let Some(rest) = body.strip_prefix("=============== Computing ") {
         return costs(rest);
     }
-    if let Some(found) = patterns.chose.captures(body) {
+    if body.starts_with(">>>>>>>>>>>>>>> Chose Runner Type: ") {
+        let found = patterns.chose.captures(body)?;
         return Some(Record::Chose {
             runner: found.get(1)?.as_str().to_string(),
             tactic: tactic_value(found.get(2)?.as_str())?,
         });
     }
-    if let Some(found) = patterns.skipping.captures(body) {
+    if body.starts_with("Skipping ") {
+        let found = patterns.skipping.captures(body)?;
         return Some(Record::Skipped {
             runner: found.get(1)?.as_str().to_string(),
             // REST, stripped by the transformer.
@@ -210,13 +228,13 @@ pub fn record(body: &str) -> Option<Record> {
         });
     }
     if let Some(runner) = body.strip_suffix(NO_TACTICS_PHRASE) {
-        if patterns.runner_name.is_match(runner) {
-            return Some(Record::Skipped {
+        return patterns
+            .runner_name
+            .is_match(runner)
+            .then(|| Record::Skipped {
                 runner: runner.to_string(),
                 layer: None,
             });
-        }
-        return None;
     }
     profiled(body, patterns)
 }
@@ -227,27 +245,33 @@ fn profiled(body: &str, patterns: &Patterns) -> Option<Record> {
     let phrase = body.find(PROFILED_PHRASE)?;
     // The suffix " (<Runner>[0x...])" ends where the first phrase starts (a suffix holds no
     // space, so no later phrase can have one that starts earlier).
-    let head = &body[..phrase];
-    let suffix = patterns.suffix_at_end.captures(head)?;
-    let start = suffix.get(0)?.start();
+    let (start, runner, id) = runner_suffix(&body[..phrase])?;
     if start == 0 {
         return None;
     }
-    let rest = patterns.profiled_rest.captures(&body[start..])?;
+    // " profiling completed in " NUMBER " seconds. Fastest Tactic: " TACTIC_ID " Time: " NUMBER
+    let rest = &body[phrase + PROFILED_PHRASE.len()..];
+    let (seconds, rest) = rest.split_once(" seconds. Fastest Tactic: ")?;
+    let (tactic, time) = rest.split_once(" Time: ")?;
+    let valid = patterns.number.is_match(seconds)
+        && patterns.tactic.is_match(tactic)
+        && patterns.number.is_match(time);
+    if !valid {
+        return None;
+    }
     Some(Record::Profiled {
         layer: body[..start].to_string(),
-        runner: rest.get(1)?.as_str().to_string(),
-        runner_id: runner_id(rest.get(2)).ok()?,
-        seconds: rest.get(3)?.as_str().parse().ok()?,
-        tactic: tactic_value(rest.get(4)?.as_str())?,
-        time: rest.get(5)?.as_str().parse().ok()?,
+        runner: runner.to_string(),
+        runner_id: runner_id(id).ok()?,
+        seconds: seconds.parse().ok()?,
+        tactic: tactic_value(tactic)?,
+        time: time.parse().ok()?,
     })
 }
 
 /// "--------------- Timing Runner: [<layer>] (<Runner>[0x...])": the suffix ends the line.
 fn timing_runner(rest: &str, patterns: &Patterns) -> Option<Record> {
-    let suffix = patterns.suffix_at_end.captures(rest)?;
-    let start = suffix.get(0)?.start();
+    let (start, runner, id) = runner_suffix(rest)?;
     let layer = (start > 0).then(|| &rest[..start]);
     if let Some(layer) = layer {
         // A layer name holding another runner suffix: where the lazy subject ends is the
@@ -258,27 +282,55 @@ fn timing_runner(rest: &str, patterns: &Patterns) -> Option<Record> {
     }
     Some(Record::TimingRunner {
         layer: layer.map(str::to_string),
-        runner: suffix.get(1)?.as_str().to_string(),
-        runner_id: runner_id(suffix.get(2)).ok()?,
+        runner: runner.to_string(),
+        runner_id: runner_id(id).ok()?,
     })
 }
 
-fn combination(body: &str, patterns: &Patterns) -> Option<Record> {
-    let found = patterns.combination.captures(body)?;
-    let inputs = found.get(2).map(|value| value.as_str());
-    let outputs = found.get(3).map(|value| value.as_str());
+/// "*************** Autotuning format combination: [<formats>] -> [<formats>] ***************",
+/// or "Autotuning Reformat:" with an optional space: each list starts with a letter, the
+/// inputs end at the first arrow.
+fn combination(body: &str) -> Option<Record> {
+    let rest = body.strip_prefix("*************** Autotuning ")?;
+    let (reformat, rest) = match rest.strip_prefix("format combination: ") {
+        Some(rest) => (false, rest),
+        None => (true, rest.strip_prefix("Reformat:")?),
+    };
+    // "Reformat: ?": the space is taken where the rest then reads, else left to the lists.
+    let spaced = if reformat {
+        rest.strip_prefix(' ')
+    } else {
+        None
+    };
+    spaced
+        .and_then(|rest| format_lists(rest, reformat))
+        .or_else(|| format_lists(rest, reformat))?
+}
+
+/// The lists of `rest`: None where the rule does not match; Some(None) where it does but the
+/// grammar may split the line elsewhere.
+fn format_lists(rest: &str, reformat: bool) -> Option<Option<Record>> {
+    let lists = rest.strip_suffix(" ***************")?;
+    let (inputs, outputs) = lists.split_once(" -> ")?;
+    let list = |text: &str| {
+        let valid = text.is_empty() || text.starts_with(|c: char| c.is_ascii_alphabetic());
+        valid.then(|| (!text.is_empty()).then(|| text.to_string()))
+    };
+    let (inputs, outputs) = (list(inputs)?, list(outputs)?);
     // Where a list holds the arrow or the stars, the grammar's lazy FORMAT_LIST may split the
     // line elsewhere: left to it.
-    if inputs.is_some_and(|text| text.contains(" -> ") || text.contains("***************"))
-        || outputs.is_some_and(|text| text.contains(" -> "))
+    if inputs
+        .as_deref()
+        .is_some_and(|text| text.contains("***************"))
+        || outputs.as_deref().is_some_and(|text| text.contains(" -> "))
     {
-        return None;
+        return Some(None);
     }
-    Some(Record::Combination {
-        inputs: inputs.map(str::to_string),
-        outputs: outputs.map(str::to_string),
-        reformat: found.get(1)?.as_str().starts_with("Reformat"),
-    })
+    Some(Some(Record::Combination {
+        inputs,
+        outputs,
+        reformat,
+    }))
 }
 
 /// "costs for[ <layer>]" or "reformatting costs[...]" after "=============== Computing ".

@@ -13,7 +13,7 @@ from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import Record, RecordParser, assemble_records
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import Item, RowBlock, events_of
-from trtlog.parse.scanner import CoreScanner, ParsedLine, byte_chunks
+from trtlog.parse.scanner import ClaimedRecords, CoreScanner, ParsedLine, byte_chunks
 
 __all__ = [
     "LineCounter",
@@ -90,7 +90,7 @@ _LEADING_LINES_LIMIT = 1000
 
 
 def _record_events(
-    records: Iterable[Record | ParsedLine | RowBlock], parser: RecordParser
+    records: Iterable[Record | ParsedLine | ClaimedRecords | RowBlock], parser: RecordParser
 ) -> Iterator[Item]:
     leading: list[Item] | None = []
     for record in records:

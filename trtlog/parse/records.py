@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
+from trtlog.events.autotuning import FastestTactic, TacticTiming, TimingRunner
 from trtlog.events.base import Event
 from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
@@ -35,8 +36,8 @@ from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.rows import LINE, TACTIC_POSITIONS, Item, RowBlock
-from trtlog.parse.scanner import ParsedLine
+from trtlog.parse.rows import LINE, RUNNER_ID, Item, RowBlock
+from trtlog.parse.scanner import ClaimedRecords, ParsedLine
 
 if TYPE_CHECKING:
     from trtlog.parse.scanner import Scanned
@@ -47,7 +48,24 @@ POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Per event class, the fields that may hold a whole number (``RecordParser._bounded``).
 _INT_FIELDS: dict[type, tuple[str, ...]] = {}
+_ROWS_WITH_RUNNER_ID = frozenset({TimingRunner, FastestTactic, TacticTiming})
 
+
+def _int_fields(event: Event) -> tuple[str, ...]:
+    """The fields of ``event``'s class declared as whole numbers (tactic ids, TensorRT's
+    unsigned 64-bit values, are not), besides its line numbers."""
+    return tuple(
+        f.name
+        for f in fields(event)
+        if "int" in str(f.type) and "TacticId" not in str(f.type) and f.name not in _LINES
+    )
+
+
+_LINES = ("line", "end_line")
+
+
+# What the scanner hands on already parsed: each closes the record above it.
+_SCANNED_RECORDS = (RowBlock, ParsedLine, ClaimedRecords)
 
 # Records whose message lists layers on the bare lines under it.
 _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
@@ -112,20 +130,20 @@ _CLASS_RANK = {"blank": 0, "foreign": 1, "recognized": 2, "unrecognized": 3}
 
 def assemble_records(
     segments: Iterable[Scanned], fast: bool = True
-) -> Iterator[Record | ParsedLine | RowBlock]:
+) -> Iterator[Record | ParsedLine | ClaimedRecords | RowBlock]:
     """Attach each bare segment to the enveloped record above it; blocks
     (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
     regular expression instead of the grammar (the same result)."""
     pending: Record | None = None
     cache = EnvelopeCache() if fast else None
     for segment in segments:
-        if type(segment) is RowBlock or type(segment) is ParsedLine:
+        if type(segment) in _SCANNED_RECORDS:
             # A block's lines (a parsed line) have envelopes of their own: it closes the
             # record above.
             if pending is not None:
                 yield pending
                 pending = None
-            yield segment
+            yield segment  # type: ignore[misc]
             continue
         number, text = segment  # type: ignore[misc]
         split = cache.split(text) if cache is not None else None
@@ -178,10 +196,13 @@ class RecordParser:
     def fast_path(self) -> FastPath | None:
         return self._fast_path
 
-    def parse(self, record: Record | ParsedLine | RowBlock) -> list[Item]:
+    def parse(self, record: Record | ParsedLine | ClaimedRecords | RowBlock) -> list[Item]:
         if type(record) is RowBlock:
             self._announced = None
             return [self._count_block(record)]
+        if type(record) is ClaimedRecords:
+            self._announced = None
+            return self._count_claimed(record)
         if type(record) is ParsedLine:
             return self._bounded(self._count_parsed(record))
         assert isinstance(record, Record)
@@ -204,25 +225,16 @@ class RecordParser:
         unsigned 64-bit values) are kept."""
         for index, item in enumerate(items):
             if type(item) is tuple:
-                ids = TACTIC_POSITIONS[item[0]]
-                out = [
-                    position
-                    for position, value in enumerate(item)
-                    if type(value) is int
-                    and not _INT64_MIN <= value <= _INT64_MAX
-                    and position not in ids
-                ]
-                if out:
-                    self.counts.out_of_range += len(out)
-                    items[index] = tuple(
-                        None if position in out else value for position, value in enumerate(item)
-                    )
+                # A row's only whole number besides its tactic id: the timing runner's id.
+                if item[0] in _ROWS_WITH_RUNNER_ID:
+                    value = item[RUNNER_ID]
+                    if value is not None and not _INT64_MIN <= value <= _INT64_MAX:
+                        self.counts.out_of_range += 1
+                        items[index] = (*item[:RUNNER_ID], None, *item[RUNNER_ID + 1 :])
                 continue
             names = _INT_FIELDS.get(type(item))
             if names is None:
-                own = fields(cast(Event, item))
-                names = tuple(f.name for f in own if f.name not in ("line", "end_line"))
-                _INT_FIELDS[type(item)] = names
+                names = _INT_FIELDS[type(item)] = _int_fields(cast(Event, item))
             for name in names:
                 value = getattr(item, name)
                 if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
@@ -278,6 +290,18 @@ class RecordParser:
         announced = announces(parsed.body)
         self._announced = announcement(parsed.body, items) if announced else None
         return items
+
+    def _count_claimed(self, claimed: ClaimedRecords) -> list[Item]:
+        """Count the records the core claimed as the fast path counts each of them (their
+        numbers fit in 64 bits: the core declines the others)."""
+        counts, lines = self.counts, len(claimed.items)
+        counts.segments += lines
+        # Clean one-line records: never split.
+        counts.recognized += lines
+        last = claimed.first_line + lines - 1
+        counts.note_style(claimed.envelope, claimed.first_line, last, lines)
+        self.seen_envelope = True
+        return claimed.items
 
     def _count_block(self, block: RowBlock) -> RowBlock:
         """Count a block's lines as the fast path counts each of them."""

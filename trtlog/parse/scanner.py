@@ -75,9 +75,21 @@ class ParsedLine:
         self.item = item
 
 
+class ClaimedRecords:
+    """Consecutive one-line records in one envelope that the core claimed, made into their
+    items (``trtlog.parse.claimed``): lines ``first_line`` onwards, one item each."""
+
+    __slots__ = ("envelope", "first_line", "items")
+
+    def __init__(self, envelope: Envelope, first_line: int, items: list[Item]) -> None:
+        self.envelope = envelope
+        self.first_line = first_line
+        self.items = items
+
+
 # What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
-# already, or a block.
-Scanned = tuple[int, str] | ParsedLine | RowBlock
+# already, records the core claimed, or a block.
+Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | RowBlock
 
 
 def byte_chunks(stream: BinaryIO, size: int = _READ_BYTES) -> Iterator[bytes]:
@@ -143,9 +155,11 @@ class CoreScanner:
         if kind == 3:
             _, first_line, _, records = piece
             stamp = (envelope.timestamp, envelope.severity, envelope.producer)
-            for line, record in enumerate(records, start=first_line):
-                # A claimed record is a line of its own: its body announces no list.
-                yield ParsedLine(envelope, "", claimed_item(record, (line, line, *stamp)))
+            items = [
+                claimed_item(record, (line, line, *stamp))
+                for line, record in enumerate(records, start=first_line)
+            ]
+            yield ClaimedRecords(envelope, first_line, items)
             return
         if kind == 1:
             _, first_line, _, tactics, times, kernels, parameters = piece
@@ -225,4 +239,4 @@ def _array(typecode: str, data: bytes) -> array[Any]:
     return values
 
 
-__all__ = ["CoreScanner", "ParsedLine", "Scanned", "byte_chunks", "core_guards"]
+__all__ = ["ClaimedRecords", "CoreScanner", "ParsedLine", "Scanned", "byte_chunks", "core_guards"]
