@@ -136,3 +136,27 @@ def test_a_pipe_is_read_once_and_stays_the_current_log(tmp_path: Path) -> None:
     )
     assert query.returncode == 0, query.stderr
     assert len(json.loads(query.stdout)) > 0
+
+
+def test_a_fifo_removed_once_written_is_still_parsed_and_current(tmp_path: Path) -> None:
+    # A build script that writes its log into a FIFO and removes it once done: the path is gone
+    # by the time the parse ends, which once made the store look for a plain file there.
+    import threading
+
+    log = SAMPLES / "trtexec_10.x_build_inference_profile.log"
+    fifo = tmp_path / "build.fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with fifo.open("wb") as stream:
+            stream.write(log.read_bytes())
+        fifo.unlink()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    store = Store(root=tmp_path / "store")
+    loaded = store.load(resolve(str(fifo)))
+    writer.join()
+    assert loaded.summary.lines == len(log.read_bytes().splitlines())
+    current = json.loads((tmp_path / "store" / "current.json").read_text())["sources"]
+    assert current["log"] == "-"

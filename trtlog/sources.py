@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,11 +122,17 @@ def _kind_of_file(path: Path) -> str:
 
 def streamed(log: str | None) -> bool:
     """Whether ``log`` can be read only once: standard input ("-"), or a path that is a pipe,
-    a FIFO, a socket or a character device (``trtlog parse <(zcat build.log.gz)``)."""
+    a FIFO, a socket or a character device (``trtlog parse <(zcat build.log.gz)``). Decided
+    once per path: a FIFO may be gone by the time its content has been read."""
     if log is None:
         return False
     if log == "-":
         return True
+    return _is_stream(log)
+
+
+@lru_cache(maxsize=64)
+def _is_stream(log: str) -> bool:
     try:
         mode = os.stat(log).st_mode
     except OSError:

@@ -223,8 +223,8 @@ pub fn record(body: &str) -> Option<Record> {
         let found = patterns.skipping.captures(body)?;
         return Some(Record::Skipped {
             runner: found.get(1)?.as_str().to_string(),
-            // REST, stripped by the transformer.
-            layer: Some(found.get(2)?.as_str().trim().to_string()),
+            // REST as printed: the transformer strips it (Python's idea of white space).
+            layer: Some(found.get(2)?.as_str().to_string()),
         });
     }
     if let Some(runner) = body.strip_suffix(NO_TACTICS_PHRASE) {
@@ -322,8 +322,11 @@ fn format_lists(rest: &str, reformat: bool) -> Option<Option<Record>> {
     if inputs
         .as_deref()
         .is_some_and(|text| text.contains("***************"))
-        || outputs.as_deref().is_some_and(|text| text.contains(" -> "))
+        || outputs
+            .as_deref()
+            .is_some_and(|text| text.contains(" -> ") || text.ends_with(" ->"))
     {
+        // (Outputs ending in " ->" make an arrow with the space before the stars.)
         return Some(None);
     }
     Some(Some(Record::Combination {
@@ -458,6 +461,11 @@ mod tests {
             None
         );
         assert_eq!(record("Fastest Tactic: 0x1 Time: 1 ms"), None);
+        // The lazy output list stops at " ->" and the space before the stars.
+        assert_eq!(
+            record("*************** Autotuning format combination: A -> B -> ***************"),
+            None
+        );
         assert_eq!(record("=============== Computing costsfor x"), None);
         assert_eq!(
             record("--------------- Timing Runner: x (Foo[0xffffffffffffffff])"),

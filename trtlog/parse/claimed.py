@@ -77,7 +77,7 @@ def _runner_skipped(head: Head, runner: str, _layer: None) -> Item:
 
 
 def _runner_skipped_for_layer(head: Head, runner: str, layer: str) -> Item:
-    return _make[RunnerSkipped](*head, skipped_runner=runner, layer=layer)
+    return _make[RunnerSkipped](*head, skipped_runner=runner, layer=layer.strip())
 
 
 # Per grammar rule (the core names each record by its rule), how its item is made.

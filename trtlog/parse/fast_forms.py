@@ -272,8 +272,9 @@ def format_combination(body: str, head: Head) -> Item | None:
     if match is None:
         return None
     kind, inputs, outputs = match.groups()
+    # (Outputs ending in " ->" make an arrow with the space before the stars.)
     if (inputs and (" -> " in inputs or "***************" in inputs)) or (
-        outputs and " -> " in outputs
+        outputs and (" -> " in outputs or outputs.endswith(" ->"))
     ):
         return None
     return (
