@@ -61,12 +61,9 @@ def store_dir() -> Path:
 def content_key(path: Path) -> str:
     """The first 128 bits of the SHA-1 of the file's content, in hex: an identity for the
     store, not a defence against anyone forging a collision."""
-    # The hash runs in a thread that shares the cores with the parsing processes. How fast each
-    # hash is depends on the CPU: on the same 2-core virtual machine, on one day SHA-256 took
-    # 2.35 s for 1 GB against BLAKE2b's 0.85 s; on another, whose host had SHA instructions
-    # (which OpenSSL uses), SHA-1 took 0.76-0.84 s, SHA-256 0.81-0.92 s and BLAKE2b 1.52-2.54 s.
-    # SHA-1 is the fastest there, and without such instructions it has far less work per byte
-    # than SHA-256 (it was not measured against BLAKE2b on such a host).
+    # The hash runs in a thread that shares the cores with the parsing processes, so the
+    # cheapest hash wins: SHA-1 has far less work per byte than SHA-256, and OpenSSL uses the
+    # SHA instructions of CPUs that have them (bench/HISTORY.md).
     digest = hashlib.sha1(usedforsecurity=False)
     with path.open("rb") as stream:
         while chunk := stream.read(_CHUNK):

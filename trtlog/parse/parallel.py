@@ -43,9 +43,8 @@ from trtlog.processes import die_with_parent, prepare
 # parsed in one pass (starting workers would cost more than it saves).
 PIECE_BYTES = 8 << 20
 # The first piece is parsed here before the workers are forked (``_linked_pieces``), while no
-# other core parses: it is kept just large enough to warm the parser. On the 10.x and 8.6
-# benchmark logs the pieces after a first MB parsed as fast as after a first 8 MB, and the
-# first piece took 0.35-0.40 s against 0.58-0.85 s.
+# other core parses: it is kept just large enough to warm the parser (a first MB meets most of
+# the lexer's states), so that the workers do not wait long to start (bench/HISTORY.md).
 FIRST_PIECE_BYTES = 1 << 20
 # How far past a cut point to look for a line that opens a record.
 _SEARCH_BYTES = 1 << 20

@@ -112,8 +112,8 @@ def _render_table(
         console.width = max(_SCREEN_MIN_WIDTH, console.width)
     else:
         console.width = max(_SCREEN_MIN_WIDTH, min(natural, _FILE_MAX_WIDTH))
-    # Rich measures, wraps and pads every cell on its own: about 1-2 ms a row of a tactics
-    # table, over a second for one layer's 537 timings of the 1 GB benchmark log. Where the
+    # Rich measures, wraps and pads every cell on its own, which is slow for a table of
+    # thousands of rows (one layer's timings of a large log). Where the
     # table fits unfolded, every row is one line high: its rows are drawn here
     # (``trtlog.render.drawn_rows``), or else each column goes to rich as one cell holding its
     # rows' lines, the same text laid out in a third of the time or less. Neither where a cell
