@@ -40,24 +40,34 @@ pub fn narrowed(pattern: &str) -> String {
 /// leaves that pattern's own group numbers alone.
 fn non_capturing(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len() + 8);
-    let mut escaped = false;
-    let mut in_class = false;
-    let mut characters = pattern.chars().peekable();
-    while let Some(character) = characters.next() {
+    for (index, character, syntax) in characters(pattern) {
         out.push(character);
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match character {
-            '\\' => escaped = true,
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class && characters.peek() != Some(&'?') => out.push_str("?:"),
-            _ => {}
+        if syntax && character == '(' && !pattern[index + 1..].starts_with('?') {
+            out.push_str("?:");
         }
     }
     out
+}
+
+/// Each character of a pattern with its place, and whether it is syntax: neither escaped nor
+/// inside a character class (so a parenthesis there opens or closes a group).
+fn characters(pattern: &str) -> impl Iterator<Item = (usize, char, bool)> + '_ {
+    let mut escaped = false;
+    let mut in_class = false;
+    pattern.char_indices().map(move |(index, character)| {
+        let syntax = !escaped && !in_class;
+        if escaped {
+            escaped = false;
+        } else {
+            match character {
+                '\\' => escaped = true,
+                '[' if !in_class => in_class = true,
+                ']' if in_class => in_class = false,
+                _ => {}
+            }
+        }
+        (index, character, syntax && character != '[')
+    })
 }
 
 /// Terminal `name` narrowed for Rust, as a non-capturing group. Panics when the grammar lacks
@@ -106,20 +116,11 @@ fn drop_negative_lookaheads(pattern: &str) -> String {
 /// The length of the group `text` starts with (up to and including its closing parenthesis).
 fn group_end(text: &str) -> Option<usize> {
     let mut depth = 0usize;
-    let mut escaped = false;
-    let mut in_class = false;
-    for (index, character) in text.char_indices() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
+    for (index, character, syntax) in characters(text) {
         match character {
-            '\\' => escaped = true,
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => {
-                depth -= 1;
+            '(' if syntax => depth += 1,
+            ')' if syntax => {
+                depth = depth.checked_sub(1)?;
                 if depth == 0 {
                     return Some(index + 1);
                 }
