@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -212,6 +213,48 @@ def test_the_current_log_from_standard_input_is_not_read_again(tmp_path: Path) -
     layers = run_trtlog(tmp_path, "layers", "-f", "json")
     assert layers.returncode == 0, layers.stderr
     assert len(json.loads(layers.stdout)) > 0
+    # The current log is named after what was read and when, never "-".
+    current = json.loads((tmp_path / "store" / "current.json").read_text())["sources"]
+    assert re.fullmatch(r"stdin@\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", current["name"]), current
+    with SAMPLE_10X.open("rb") as log:
+        document = run_trtlog(tmp_path, "parse", "-", "--format", "json", stdin=log)
+    assert json.loads(document.stdout)["source"].startswith("stdin@")
+
+
+def test_standard_input_is_copied_only_up_to_a_bound(tmp_path: Path) -> None:
+    # An endless producer (`yes "[V] [TRT] ..." | trtlog parse -`) must not fill the disk: the
+    # copy stops at TRTLOG_MAX_STREAM_BYTES with one line, exit 2, and nothing left behind.
+    size = SAMPLE_10X.stat().st_size
+    environment = dict(
+        os.environ, TRTLOG_STORE=str(tmp_path / "store"), TRTLOG_MAX_STREAM_BYTES=str(size - 1)
+    )
+    with SAMPLE_10X.open("rb") as log:
+        refused = subprocess.run(
+            [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
+            env=environment,
+            stdin=log,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert refused.returncode == 2, refused.stderr
+    assert "standard input: more than" in refused.stderr
+    assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert not any((tmp_path / "store").glob("*.log"))
+    assert not (tmp_path / "store" / "current.json").exists()
+    # At the bound exactly, the whole log is read.
+    environment["TRTLOG_MAX_STREAM_BYTES"] = str(size)
+    with SAMPLE_10X.open("rb") as log:
+        taken = subprocess.run(
+            [sys.executable, "-m", "trtlog.cli.app", "parse", "-", "--format", "json"],
+            env=environment,
+            stdin=log,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert taken.returncode == 0, taken.stderr
+    assert json.loads(taken.stdout)["summary"]["lines"] == len(SAMPLE_10X.read_bytes().splitlines())
 
 
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:

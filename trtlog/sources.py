@@ -16,9 +16,10 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, BinaryIO
 
 from trtlog.parse.reader import LogSourceError
 
@@ -140,30 +141,84 @@ def _is_stream(log: str) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
 
 
+# A stream is copied to the store's folder before it is parsed: at most this many bytes
+# (``TRTLOG_MAX_STREAM_BYTES`` sets another bound), and never the disk's last bytes, so that an
+# endless producer (``yes | trtlog parse -``) ends in an error instead of a full disk.
+MAX_STREAM_BYTES = 64 << 30
+_DISK_RESERVE_BYTES = 256 << 20
+_COPY_BYTES = 1 << 20
+# How often the free space is looked at while a stream is copied.
+_DISK_CHECK_BYTES = 64 << 20
+
+
+def max_stream_bytes() -> int:
+    configured = os.environ.get("TRTLOG_MAX_STREAM_BYTES", "")
+    try:
+        return int(configured) if configured else MAX_STREAM_BYTES
+    except ValueError:
+        raise LogSourceError(
+            f"TRTLOG_MAX_STREAM_BYTES={configured!r}: not a whole number of bytes"
+        ) from None
+
+
+def stream_name(log: str, now: datetime | None = None) -> str:
+    """How a log read once is named once read: ``stdin@<UTC time>`` for standard input, the
+    path for a pipe or FIFO."""
+    if log != "-":
+        return log
+    moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    return "stdin@" + moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @contextmanager
 def spooled(sources: Sources, folder: Path) -> Iterator[Sources]:
     """``sources`` as files: a log that can be read only once (``streamed``) is copied to a
     temporary file in ``folder`` (and removed afterwards), so that it is read once, then hashed
-    and parsed from the copy."""
+    and parsed from the copy, under the name ``stream_name`` gives it. The copy is bounded
+    (``max_stream_bytes``, and the disk's free space): past it, ``LogSourceError``."""
     if not streamed(sources.log):
         yield sources
         return
     from trtlog.parse.reader import open_log
 
+    assert sources.log is not None
+    limit = max_stream_bytes()
     folder.mkdir(parents=True, exist_ok=True)
     # Opened first: a closed standard input, or bytes that are not text (``< /dev/zero``), are
     # refused from their first bytes before anything is copied.
-    with open_log(sources.log or "-") as stream:
+    with open_log(sources.log) as stream:
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".log", delete=False) as copy:
             try:
-                shutil.copyfileobj(stream, copy)
+                _bounded_copy(stream, copy, limit, sources.log)
             except BaseException:
                 Path(copy.name).unlink(missing_ok=True)
                 raise
     try:
-        yield replace(sources, log=copy.name, name=sources.log)
+        yield replace(sources, log=copy.name, name=sources.name or stream_name(sources.log))
     finally:
         Path(copy.name).unlink(missing_ok=True)
+
+
+def _bounded_copy(source: BinaryIO, target: IO[bytes], limit: int, log: str) -> None:
+    what = "standard input" if log == "-" else log
+    copied = 0
+    checked = 0
+    while data := source.read(_COPY_BYTES):
+        copied += len(data)
+        if copied > limit:
+            raise LogSourceError(
+                f"{what}: more than {limit:,} bytes; save the log to a file and parse that "
+                "(TRTLOG_MAX_STREAM_BYTES sets the bound)"
+            )
+        if copied - checked >= _DISK_CHECK_BYTES:
+            checked = copied
+            free = shutil.disk_usage(Path(target.name).parent).free
+            if free < _DISK_RESERVE_BYTES:
+                raise LogSourceError(
+                    f"{what}: the disk holding {Path(target.name).parent} is nearly full "
+                    f"after {copied:,} bytes; save the log elsewhere and parse that file"
+                )
+        target.write(data)
 
 
 def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
@@ -256,12 +311,15 @@ def pid_namespace() -> str | None:
 
 __all__ = [
     "EXPORT_KINDS",
+    "MAX_STREAM_BYTES",
     "RUN_FOLDER_CAPTURE",
     "RUN_FOLDER_LOG",
     "Sources",
+    "max_stream_bytes",
     "parse_sources",
     "read_sources",
     "resolve",
     "spooled",
+    "stream_name",
     "streamed",
 ]

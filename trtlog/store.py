@@ -158,6 +158,8 @@ class Store:
                     self._save(key, log, sources, readable, complete=unchanged)
                 if before is not None and file_stats(sources) == before:
                     self._remember(sources, key, before)
+            # A stream read once goes by the name it was given as it was read (stdin@<time>).
+            sources = replace(sources, name=readable.name)
         if make_current:
             self._make_current(sources, key)
         return self._open(key, sources)
@@ -191,7 +193,7 @@ class Store:
                 self._save(key, log, sources, readable, complete=unchanged)
             if stats is not None and unchanged:
                 self._remember(sources, key, before or stats)
-            self._make_current(sources, key)
+            self._make_current(replace(sources, name=readable.name), key)
         except OSError as error:
             raise self._error(error) from error
         return log
