@@ -504,6 +504,9 @@ mod properties {
     }
 
     proptest! {
+        // Cheap enough to try many inputs every run (PROPTEST_CASES still overrides).
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
         #[test]
         fn arbitrary_bytes_never_panic_and_every_line_is_handed_on_once(
             data in proptest::collection::vec(any::<u8>(), 0..400),
