@@ -161,18 +161,9 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
     return pd.arrays.IntegerArray(ranks, np.zeros(count, dtype=bool))
 
 
-def nullable_ints(values: array[int], missing: int = -1) -> pd.arrays.IntegerArray:
-    """Integers where ``missing`` stands for no value, as pandas' nullable Int64."""
-    import pandas as pd
-
-    data = numbers(values, "int64")
-    return pd.arrays.IntegerArray(data.copy(), data == missing)
-
-
 __all__ = [
     "TextColumn",
     "distinct_names",
-    "nullable_ints",
     "numbers",
     "ranks_within",
     "tactic_texts",

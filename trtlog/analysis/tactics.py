@@ -462,9 +462,4 @@ def _chosen(
     return result
 
 
-def tactic_tables(items: Iterable[Item]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ``tactics`` and ``choices`` tables of a log's events (or items)."""
-    return TacticCollector().feed_all(items).tables()
-
-
-__all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector", "tactic_tables"]
+__all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector"]
