@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from trtlog.analysis.buildlog import BuildLog
 
 # The tables a forked process builds for a large log: none of them is built from the tactics
-# table, nor is the tactics, choices, layers or precision table built from them (1 GB log:
-# these took 1.1-1.4 s there, the timeline 0.6-1.0 s of it, and the others 3.5-4 s here).
+# table, nor is the tactics, choices, layers or precision table built from them, so the two
+# processes share the work about evenly.
 SIDE_TABLES = frozenset(
     {
         "timeline",
@@ -45,9 +45,8 @@ SIDE_TABLES = frozenset(
 )
 
 # The writing thread makes each row group of a table into Arrow in many short steps, each one
-# waiting for the interpreter lock while this thread builds the next table: at Python's default
-# switch interval (5 ms) writing a 200 MB log's tactics table took 1.36 s beside a busy thread
-# against 0.22 s alone, and 0.38 s at 0.5 ms.
+# waiting for the interpreter lock while this thread builds the next table: Python's default
+# switch interval (5 ms) makes it wait several times longer than it works.
 WRITING_SWITCH_INTERVAL = 0.0005
 
 

@@ -82,7 +82,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
     tactic_values = choices["tactic"].to_numpy(dtype="uint64")
-    # The 1 GB benchmark log's 82,000 choices name a few hundred tactics: each made text once.
+    # A large build's choices name only a few hundred tactics: each made text once.
     tactic_text = np.asarray(tactic_texts(tactic_values), dtype=object)
     choices["runner_name"], choices["tactic_id"] = choices["runner"], tactic_text
     choices["runner"] = _codes(runners.categories, choices["runner_name"])

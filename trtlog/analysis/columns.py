@@ -94,8 +94,7 @@ def distinct_names(column: pd.Series) -> list[str]:
     if isinstance(column.dtype, pd.CategoricalDtype):
         return [str(name) for name in column.cat.categories]
     # ``tolist`` first: pandas 3 reads text as Arrow-backed strings, which a Python loop
-    # fetches one scalar at a time (48 ms against 6 ms for a stored choices table's 27,000
-    # layers).
+    # fetches one scalar at a time.
     return [name for name in pd.unique(column.dropna()).tolist() if isinstance(name, str)]
 
 
@@ -145,7 +144,7 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
         order = np.lexsort((places, groups))
     else:
         # Stable: ``groups`` is mostly in order already (a table's blocks are), and the sort
-        # keeps such runs (0.075 s against 0.11 s for 3.4 million keys).
+        # keeps such runs, which makes it faster than the default sort here.
         order = np.argsort((groups.astype("int64") - lowest) * width + places, kind="stable")
     sorted_groups, sorted_places = groups[order], places[order]
     positions = np.arange(count)

@@ -258,8 +258,7 @@ def _values(frame: pd.DataFrame, column: str) -> list[object]:
 
 def _insertions(reformats: pd.DataFrame) -> dict[tuple[object, str], str]:
     inserted = reformats[reformats["inserted"] & reformats["name"].notna()]
-    # Column by column (``_chosen_kernels``): the 1 GB benchmark log inserts about 5,000
-    # reformats.
+    # Column by column (``_chosen_kernels``): a large build inserts thousands of reformats.
     builds, names, directions, layers, sources, targets = (
         _values(inserted, column)
         for column in ("build", "name", "direction", "layer", "from_format", "to_format")
@@ -289,7 +288,7 @@ def _engine_choices(choices: pd.DataFrame) -> dict[tuple[object, str], tuple[obj
     """(build, layer) -> the kernel, time and runner-up gap of the choice the engine runs."""
     used = choices[choices["in_engine"]]
     # ``tolist`` first: pandas 3 holds text as Arrow-backed strings, which iterating a column
-    # fetches one scalar at a time (the 1 GB benchmark log makes 82,000 choices).
+    # fetches one scalar at a time (a large build makes tens of thousands of choices).
     builds = _values(used, "build")
     layers, kernels, times, gaps = (
         used[name].tolist() for name in ("layer", "kernel", "best_ms", "gap_percent")

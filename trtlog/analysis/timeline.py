@@ -142,9 +142,8 @@ class TimelineBuilder:
         if not table_rows:
             return pd.DataFrame(columns=COLUMNS).astype(dict.fromkeys(_COUNTS, "Int64"))
         # Column by column, each made its type at once where the values tell it beforehand: a
-        # large log's table has tens of thousands of rows (one per layer). With pandas working
-        # out each column's type from rows of values, the 1 GB benchmark log's table (57,000
-        # rows) took 0.36 s; made this way, 0.30 s.
+        # large log's table has tens of thousands of rows (one per layer), and pandas working
+        # out each column's type from rows of values is slower.
         columns: dict[str, Any] = row_columns(table_rows)
         columns["run"] = np.array(columns["run"], dtype="int64")
         for name in _COUNTS:

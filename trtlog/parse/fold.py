@@ -57,8 +57,8 @@ _set_field = object.__setattr__
 
 
 # The autotuning fields the fold sets, each through its slot's descriptor: ``replace`` builds a
-# dict of keywords and looks each name up on every call, and an 8.6 log of 1 GB makes about two
-# million format combinations, timing runners and fastest tactics to link.
+# dict of keywords and looks each name up on every call, and a large 8.6 log has millions of
+# format combinations, timing runners and fastest tactics to link.
 _Setter = Callable[[Any, Any], None]
 _set_layer: _Setter = AutotuningEvent.__dict__["layer"].__set__
 _set_formats: _Setter = AutotuningEvent.__dict__["formats"].__set__

@@ -53,9 +53,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 # More processes than this do not parse one log faster: from about four jobs on, this process
 # (which links the pieces, feeds the table builders and builds the tables) is busy all the
-# time, and further workers only wait or compete with it. On 16-core machines the 10.x-style
-# 1 GB benchmark log took 27.4 s with 8 jobs and 37.1 s with 16 in one run, 29.9 s and 31.3 s
-# in another.
+# time, and further workers only wait or compete with it (bench/HISTORY.md has the figures).
 MOST_USEFUL_JOBS = 8
 
 
@@ -142,7 +140,7 @@ class ParallelParse:
         # The first piece is parsed before the workers start, so that they are forked with the
         # parser it has warmed: the grammar's lexer builds a scanner for each state when it is
         # first met, and the first piece (the options, the network, the first layers' tuning)
-        # meets most of them. A process's first piece took 0.3 s longer than the next.
+        # meets most of them.
         first = parse_piece(self.path, pieces[0])
         prepare()
         with (

@@ -31,8 +31,8 @@ _TEXT_MIN_WIDTH = 20
 _FILE_MAX_WIDTH = 400
 _SCREEN_MIN_WIDTH = 120
 # The table format shows this many rows at most, and says how many it left out: rich lays out
-# under a thousand rows a second, so every layer's choices of the 1 GB benchmark log (82,000
-# rows) took minutes. The other formats give every row.
+# under a thousand rows a second, so every layer's choices of a large build (tens of
+# thousands of rows) would take minutes. The other formats give every row.
 TABLE_ROWS_SHOWN = 1000
 
 
