@@ -250,8 +250,54 @@ _RECORD = st.one_of(
     st.builds(lambda r, s: f"Skipping {r}: No valid tactics for {s}", _RUNNER, _SUBJECT),
     st.builds(lambda r: f"{r} has no valid tactics for this config, skipping", _RUNNER),
 )
+# The other frequent one-line messages (``core/src/messages.rs``), with near misses.
+_NODE_SUFFIX = st.builds(
+    lambda op, direction: f" [{op}] {direction}:",
+    st.sampled_from(["Conv", "Gemm", "com.microsoft:QLinear", "é", "", "A B"]),
+    st.sampled_from(["inputs", "outputs", "input"]),
+)
+_MESSAGE = st.one_of(
+    st.builds(
+        lambda step, rest: step + rest,
+        st.sampled_from(
+            [
+                "Parsing node: ",
+                "Registering tensor: ",
+                "Searching for input: ",
+                "Using kernel: ",
+                "Setting dynamic range for ",
+                "Assigning ",
+                "using ",
+                "User overriding scale with ",
+                "Removing ",
+                "ModelImporter.cpp:103: Parsing node: ",
+                "Parsing node:",
+            ]
+        ),
+        _SUBJECT,
+    ),
+    st.builds(
+        lambda name, suffix, rest: name + suffix + rest,
+        _SUBJECT,
+        _NODE_SUFFIX,
+        st.lists(st.one_of(_AWKWARD, _NODE_SUFFIX, _WORD), max_size=3).map("".join),
+    ),
+    st.builds(
+        lambda name, after: f"Running: {name}{after}",
+        st.sampled_from(["ConstShuffleFusion", "_x1", "1x", "é", "A\u00e9", ""]),
+        st.one_of(st.just(""), _SUBJECT.map(" on {}".format), _SUBJECT),
+    ),
+    st.builds(
+        lambda verb, namespace, name, version: f"{verb} - {namespace}::{name} version {version}",
+        st.sampled_from(["Registered plugin creator", "Plugin creator already registered"]),
+        st.sampled_from(["", "nv", "a.b", "é", "::"]),
+        _SUBJECT,
+        st.sampled_from(["1", "2.1", "", "1 2", "x\x1f", " version 3"]),
+    ),
+)
 _LINE = st.one_of(
     st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _RECORD),
+    st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _MESSAGE),
     st.builds(lambda stamp, body: stamp + body, st.sampled_from(_STAMPS), _BODY),
     st.sampled_from(["  bare continuation", "[07/07/2026-02:11:09] [I] next", ""]),
 )

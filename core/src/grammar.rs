@@ -6,10 +6,12 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 3] = [
+const GRAMMARS: [&str; 5] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
+    include_str!("../../trtlog/grammars/onnx.lark"),
+    include_str!("../../trtlog/grammars/graph.lark"),
 ];
 
 /// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.
@@ -23,6 +25,40 @@ pub fn terminal(name: &str) -> Option<&'static str> {
             let end = pattern.rfind('/')?;
             Some(&pattern[..end])
         })
+}
+
+/// The literals of terminal `name` written as alternatives (`NAME: "a" | "b"`, continued on
+/// lines that start with `|`), in the grammar's order. Panics when the grammar lacks it or
+/// spells it otherwise: the crate is built with its grammar, and the tests name every one used.
+pub fn literals(name: &str) -> Vec<&'static str> {
+    let head = format!("{name}: \"");
+    let mut found = Vec::new();
+    for text in GRAMMARS {
+        let mut lines = text.lines();
+        let Some(first) = lines.by_ref().find(|line| line.starts_with(&head)) else {
+            continue;
+        };
+        let continued = lines.take_while(|line| line.trim_start().starts_with('|'));
+        for line in std::iter::once(&first[name.len() + 1..]).chain(continued) {
+            assert!(
+                !line.contains('\\'),
+                "terminal {name}: escapes are not read here"
+            );
+            // The quoted parts of `"a" | "b"`: every second piece between quotes.
+            found.extend(line.split('"').skip(1).step_by(2));
+        }
+        return found;
+    }
+    panic!("terminal {name} is not in the grammar as literals")
+}
+
+/// The text of one-line rule `name` (`name: ...`), as written.
+pub fn rule_text(name: &str) -> Option<&'static str> {
+    let head = format!("{name}: ");
+    GRAMMARS
+        .iter()
+        .flat_map(|text| text.lines())
+        .find_map(|line| line.strip_prefix(&head))
 }
 
 /// A Python pattern as a Rust one matching the same text or less: `\d` (Unicode digits in
@@ -191,6 +227,25 @@ mod tests {
         // The terminal's own groups capture nothing.
         let number = regex::Regex::new(&narrowed_terminal("NUMBER")).unwrap();
         assert_eq!(number.captures_len(), 1);
+    }
+
+    #[test]
+    fn literal_terminals_are_read_in_order() {
+        let steps = literals("QUANTIZATION_STEP");
+        assert_eq!(steps.len(), 5);
+        assert_eq!(
+            steps[0],
+            "Setting a default quantization params because quantization data is missing for"
+        );
+        assert_eq!(steps[4], "User overriding scale with ");
+        assert!(literals("IMPORTER_STEP").len() >= 19);
+        assert_eq!(
+            literals("PLUGIN_REGISTRY_VERB"),
+            [
+                "Registered plugin creator",
+                "Plugin creator already registered"
+            ]
+        );
     }
 
     #[test]

@@ -173,6 +173,24 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
         Record::Costs { subject, .. } => (rule, subject).into_pyobject(py)?.into_any(),
         Record::Chose { runner, tactic } => (rule, runner, tactic).into_pyobject(py)?.into_any(),
         Record::Skipped { runner, layer } => (rule, runner, layer).into_pyobject(py)?.into_any(),
+        Record::Step { step, rest, .. } => (rule, step, rest).into_pyobject(py)?.into_any(),
+        Record::NodeIo {
+            node,
+            op,
+            direction,
+            rest,
+        } => (rule, node, op, direction, rest)
+            .into_pyobject(py)?
+            .into_any(),
+        Record::FusionPass { name, target } => (rule, name, target).into_pyobject(py)?.into_any(),
+        Record::Plugin {
+            already,
+            namespace,
+            name,
+            version,
+        } => (rule, already, namespace, name, version)
+            .into_pyobject(py)?
+            .into_any(),
     };
     Ok(object.unbind())
 }

@@ -59,6 +59,28 @@ pub enum Record {
         runner: String,
         layer: Option<String>,
     },
+    /// A message of a literal step and the rest of the line, as printed (`messages`).
+    Step {
+        rule: &'static str,
+        step: &'static str,
+        rest: Option<String>,
+    },
+    NodeIo {
+        node: String,
+        op: String,
+        direction: &'static str,
+        rest: Option<String>,
+    },
+    FusionPass {
+        name: String,
+        target: Option<String>,
+    },
+    Plugin {
+        already: bool,
+        namespace: Option<String>,
+        name: String,
+        version: String,
+    },
 }
 
 impl Record {
@@ -82,12 +104,16 @@ impl Record {
             Record::Chose { .. } => "chose_runner",
             Record::Skipped { layer: None, .. } => "runner_skipped",
             Record::Skipped { layer: Some(_), .. } => "runner_skipped_for_layer",
+            Record::Step { rule, .. } => rule,
+            Record::NodeIo { .. } => "onnx_node_io",
+            Record::FusionPass { .. } => "fusion_pass_running",
+            Record::Plugin { .. } => "plugin_registration",
         }
     }
 }
 
 /// Every rule a record may be (for the guards each needs).
-pub const RULES: [&str; 10] = [
+pub const RULES: [&str; 16] = [
     "fastest_tactic",
     "runner_profiled",
     "timing_runner",
@@ -98,6 +124,12 @@ pub const RULES: [&str; 10] = [
     "chose_runner",
     "runner_skipped",
     "runner_skipped_for_layer",
+    "onnx_importer_trace",
+    "onnx_node_io",
+    "quantization_params",
+    "layer_removed",
+    "fusion_pass_running",
+    "plugin_registration",
 ];
 
 const PROFILED_PHRASE: &str = " profiling completed in ";
@@ -116,6 +148,7 @@ pub fn may_be_record(body: &str) -> bool {
     STARTS.iter().any(|start| body.starts_with(start))
         || body.contains(PROFILED_PHRASE)
         || body.ends_with(NO_TACTICS_PHRASE)
+        || crate::messages::may_be_message(body)
 }
 
 struct Patterns {
@@ -236,7 +269,10 @@ pub fn record(body: &str) -> Option<Record> {
                 layer: None,
             });
     }
-    profiled(body, patterns)
+    if body.contains(PROFILED_PHRASE) {
+        return profiled(body, patterns);
+    }
+    crate::messages::message(body)
 }
 
 /// "<layer> (<Runner>) profiling completed in ...": the layer is the shortest text followed by

@@ -1,9 +1,10 @@
-"""The items of the one-line tuning records the native core claims.
+"""The items of the one-line records the native core claims.
 
 The core (``core/src/records.rs``) hands each record on as its grammar rule and the rule's
 tokens, numbers already read. Here each becomes the item the grammar's transformer makes of the
-rule (``trtlog.parse.transform.autotuning``): format combinations, timing runners and fastest
-tactics as rows (``trtlog.parse.rows``), the others as events. ``tests/test_core.py`` compares
+rule (``trtlog.parse.transform``): format combinations, timing runners and fastest tactics as
+rows (``trtlog.parse.rows``), the others as events, their fields made by the transformer's own
+functions where it has them. ``tests/test_core.py`` compares
 every claimed line with the grammar's event.
 """
 
@@ -21,9 +22,19 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import TacticId, timed_ms
+from trtlog.events.graph import FusionPassRunning, LayerRemoved, QuantizationParams
 from trtlog.events.makers import KeywordMakers
+from trtlog.events.notes import PluginRegistration
+from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.context import split_formats
+from trtlog.parse.transform.graph import (
+    fusion_pass_fields,
+    layer_removed_fields,
+    quantization_fields,
+)
+from trtlog.parse.transform.notes import plugin_fields
+from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
@@ -80,6 +91,32 @@ def _runner_skipped_for_layer(head: Head, runner: str, layer: str) -> Item:
     return _make[RunnerSkipped](*head, skipped_runner=runner, layer=layer.strip())
 
 
+def _onnx_importer_trace(head: Head, step: str, rest: str | None) -> Item:
+    return _make[OnnxImporterTrace](*head, **importer_trace_fields(step, rest))
+
+
+def _onnx_node_io(head: Head, node: str, op: str, direction: str, rest: str | None) -> Item:
+    return _make[OnnxImporterTrace](*head, **node_io_fields(node, op, direction, rest))
+
+
+def _quantization_params(head: Head, step: str, rest: str | None) -> Item:
+    return _make[QuantizationParams](*head, **quantization_fields(step, rest))
+
+
+def _layer_removed(head: Head, _step: str, layer: str) -> Item:
+    return _make[LayerRemoved](*head, **layer_removed_fields(layer))
+
+
+def _fusion_pass_running(head: Head, name: str, target: str | None) -> Item:
+    return _make[FusionPassRunning](*head, **fusion_pass_fields(name, target))
+
+
+def _plugin_registration(
+    head: Head, already: bool, namespace: str | None, name: str, version: str
+) -> Item:
+    return _make[PluginRegistration](*head, **plugin_fields(already, namespace, name, version))
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -92,6 +129,12 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "chose_runner": _chose_runner,
     "runner_skipped": _runner_skipped,
     "runner_skipped_for_layer": _runner_skipped_for_layer,
+    "onnx_importer_trace": _onnx_importer_trace,
+    "onnx_node_io": _onnx_node_io,
+    "quantization_params": _quantization_params,
+    "layer_removed": _layer_removed,
+    "fusion_pass_running": _fusion_pass_running,
+    "plugin_registration": _plugin_registration,
 }
 
 

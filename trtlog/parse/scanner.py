@@ -59,6 +59,12 @@ _FIRST_TERMINALS = {
     "chose_runner": "'>>>>>>>>>>>>>>> Chose Runner Type: ",
     "runner_skipped": "SKIPPED_RUNNER",
     "runner_skipped_for_layer": "_SKIPPING_RUNNER",
+    "onnx_importer_trace": "IMPORTER_STEP",
+    "onnx_node_io": "ONNX_NODE_NAME",
+    "quantization_params": "QUANTIZATION_STEP",
+    "layer_removed": "'Removing ",
+    "fusion_pass_running": "'Running: ",
+    "plugin_registration": "PLUGIN_REGISTRY_VERB",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"

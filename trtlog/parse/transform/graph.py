@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token, v_args
 
@@ -26,6 +27,20 @@ from trtlog.events.graph import (
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
+# The fields of the rules' events past the head, from their tokens' text: shared with the native
+# core's records (``trtlog.parse.claimed``).
+def fusion_pass_fields(name: str, target: str | None) -> dict[str, Any]:
+    return {"pass_name": name, "target": target}
+
+
+def layer_removed_fields(layer: str) -> dict[str, Any]:
+    return {"layer": layer.strip()}
+
+
+def quantization_fields(step: str, rest: str | None) -> dict[str, Any]:
+    return {"step": step.strip(), "detail": (rest or "").strip()}
+
+
 @v_args(inline=True)
 class GraphRules(RecordTransformer):
     def layer_count(self, stage: Token, count: Token) -> LayerCount:
@@ -37,7 +52,7 @@ class GraphRules(RecordTransformer):
         )
 
     def fusion_pass_running(self, name: Token, target: Token | None) -> FusionPassRunning:
-        return FusionPassRunning(**self.fields(), pass_name=str(name), target=text(target))
+        return FusionPassRunning(**self.fields(), **fusion_pass_fields(str(name), text(target)))
 
     def layers_fused(self, pass_name: Token, first: Token, second: Token) -> LayersFused:
         return LayersFused(
@@ -66,7 +81,7 @@ class GraphRules(RecordTransformer):
         return LayersFused(**self.fields(), pass_name=None, first=str(first), second=str(second))
 
     def layer_removed(self, layer: Token) -> LayerRemoved:
-        return LayerRemoved(**self.fields(), layer=str(layer).strip())
+        return LayerRemoved(**self.fields(), **layer_removed_fields(str(layer)))
 
     def layer_type_converted(
         self, _verb: Token, layer: Token, from_type: Token, to_type: Token
@@ -145,5 +160,4 @@ class GraphRules(RecordTransformer):
         )
 
     def quantization_params(self, step: Token, rest: Token | None) -> QuantizationParams:
-        detail = (text(rest) or "").strip()
-        return QuantizationParams(**self.fields(), step=str(step).strip(), detail=detail)
+        return QuantizationParams(**self.fields(), **quantization_fields(str(step), text(rest)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from trtlog.events.notes import (
@@ -14,18 +16,20 @@ from trtlog.events.notes import (
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
+def plugin_fields(already: bool, namespace: str | None, name: str, version: str) -> dict[str, Any]:
+    """A plugin registration's fields past the head, from its tokens' text: shared with the
+    native core's records (``trtlog.parse.claimed``)."""
+    return {"plugin": name, "version": version, "namespace": namespace or "", "already": already}
+
+
 @v_args(inline=True)
 class NoteRules(RecordTransformer):
     def plugin_registration(
         self, verb: Token, namespace: Token | None, name: Token, version: Token
     ) -> PluginRegistration:
-        return PluginRegistration(
-            **self.fields(),
-            plugin=str(name),
-            version=str(version),
-            namespace=text(namespace) or "",
-            already=verb.startswith("Plugin creator already"),
-        )
+        already = verb.startswith("Plugin creator already")
+        fields = plugin_fields(already, text(namespace), str(name), str(version))
+        return PluginRegistration(**self.fields(), **fields)
 
     def progress_update(
         self, bar: Token, phase: Token, done: Token, total: Token

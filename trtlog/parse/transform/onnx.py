@@ -33,26 +33,13 @@ class OnnxRules(RecordTransformer):
         return NetworkOutput(**self.fields(), tensor=str(tensor), name=str(name))
 
     def onnx_importer_trace(self, step: Token, rest: Token | None) -> OnnxImporterTrace:
-        location, step_text = _located(str(step))
-        return OnnxImporterTrace(
-            **self.fields(),
-            step=step_text.rstrip(": "),
-            subject=(text(rest) or "").strip(),
-            location=location,
-        )
+        return OnnxImporterTrace(**self.fields(), **importer_trace_fields(str(step), text(rest)))
 
     def onnx_node_io(
         self, node: Token, op: Token, direction: Token, rest: Token | None
     ) -> OnnxImporterTrace:
-        location, name = _located(str(node))
-        return OnnxImporterTrace(
-            **self.fields(),
-            step=f"node {direction}",
-            # 7.0's unnamed nodes: "ModelImporter.cpp:125:  [MaxPool] inputs: ...".
-            subject=f"{name} [{op}]" if location is None else f"{name.strip()} [{op}]".lstrip(),
-            location=location,
-            detail=(text(rest) or "").strip().rstrip(","),
-        )
+        fields = node_io_fields(str(node), str(op), str(direction), text(rest))
+        return OnnxImporterTrace(**self.fields(), **fields)
 
     def onnx_importer_note(self, note: Token, rest: Token | None) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="note", subject=str(note), detail=text(rest))
@@ -80,6 +67,28 @@ class OnnxRules(RecordTransformer):
             subject="",
             detail="; ".join(str(setting) for setting in settings),
         )
+
+
+# The fields of the rules' events past the head, from their tokens' text: shared with the native
+# core's records (``trtlog.parse.claimed``).
+def importer_trace_fields(step: str, rest: str | None) -> dict[str, Any]:
+    location, step_text = _located(step)
+    return {
+        "step": step_text.rstrip(": "),
+        "subject": (rest or "").strip(),
+        "location": location,
+    }
+
+
+def node_io_fields(node: str, op: str, direction: str, rest: str | None) -> dict[str, Any]:
+    location, name = _located(node)
+    return {
+        "step": f"node {direction}",
+        # 7.0's unnamed nodes: "ModelImporter.cpp:125:  [MaxPool] inputs: ...".
+        "subject": f"{name} [{op}]" if location is None else f"{name.strip()} [{op}]".lstrip(),
+        "location": location,
+        "detail": (rest or "").strip().rstrip(","),
+    }
 
 
 # 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the grammar's
