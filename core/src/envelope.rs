@@ -38,6 +38,23 @@ pub fn verbose_prefix_len(line: &[u8]) -> Option<usize> {
     None
 }
 
+/// Whether a `[MM/DD/YYYY-HH:MM:SS]` stamp may start after the first character of `line` (the
+/// Python reader then splits the line there). Python's `\d` takes every Unicode digit: any
+/// character beyond ASCII counts as one here, so this says yes at least where Python splits.
+pub fn may_embed_stamp(line: &str) -> bool {
+    let shape = "[dd/dd/dddd-dd:dd:dd]";
+    memchr::memchr_iter(b'[', line.as_bytes())
+        .filter(|&start| start >= 1)
+        .any(|start| {
+            let mut characters = line[start..].chars();
+            shape.chars().all(|want| match (want, characters.next()) {
+                ('d', Some(found)) => found.is_ascii_digit() || !found.is_ascii(),
+                (want, Some(found)) => found == want,
+                (_, None) => false,
+            })
+        })
+}
+
 /// Whether `line` opens a record of its own: a stamp, an optional space, then a severity or
 /// library tag (`[V]`, `[I]`, `[W]`, `[E]`, `[F]`, `[X]`, `[S]`, `[U]`, `[!]`, `[TRT]`,
 /// `[TRT-LLM]`). The grammar gives every such line an envelope, so no bare line under a record
@@ -88,6 +105,21 @@ mod tests {
             verbose_prefix_len(b"[07/07/2026-02:1a:09] [V] [TRT] x"),
             None
         );
+    }
+
+    #[test]
+    fn embedded_stamps() {
+        // ONNX node names are full of slashes (TREx's yolo INT8 log): not a stamp.
+        assert!(!may_embed_stamp(
+            "[10/31/2023-17:53:34] [V] [TRT] Parsing node: /backbone/conv1/Constant [Constant]"
+        ));
+        // Two lines run together (a child's output without a newline).
+        assert!(may_embed_stamp(
+            "[10/31/2023-17:53:34] [V] [TRT] abc[10/31/2023-17:53:35] [I] x"
+        ));
+        // Python's \d takes Arabic-Indic digits too.
+        assert!(may_embed_stamp("x[\u{663}1/31/2023-17:53:35] y"));
+        assert!(!may_embed_stamp("[10/31/2023-17:53:35] only at the start"));
     }
 
     #[test]

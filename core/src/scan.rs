@@ -8,7 +8,7 @@
 //! clean segment (no CR, no ANSI escape, no second timestamp), and its body is its form in full
 //! (`forms`). Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
 
-use crate::envelope::{opens_record, verbose_prefix_len};
+use crate::envelope::{may_embed_stamp, opens_record, verbose_prefix_len};
 use crate::forms::{timing, Guards, Kind};
 use crate::records::{record, Record};
 
@@ -252,10 +252,8 @@ fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
     let prefix_len = verbose_prefix_len(bytes)?;
     // A CR redraws the line and an escape colours it (both make several segments or change
-    // the text); a second timestamp (two more slashes) starts a record in the middle.
-    if memchr::memchr2(b'\r', 0x1b, bytes).is_some()
-        || memchr::memchr_iter(b'/', bytes).count() >= 4
-    {
+    // the text); a second timestamp starts a record in the middle.
+    if memchr::memchr2(b'\r', 0x1b, bytes).is_some() || may_embed_stamp(line) {
         return None;
     }
     Some((prefix_len, Kind::of(&line[prefix_len..])?))

@@ -193,6 +193,28 @@ def _library_producer(tag: Token | None, default: str) -> str:
     return "trtllm" if "LLM" in tag else "trt"
 
 
+def torch_tensorrt_envelope(prefix: str) -> Envelope:
+    """Torch-TensorRT 1.x's "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - "."""
+    level = prefix.split(":", 1)[0]
+    producer = "trt" if "Conversion Context" in prefix else "torch_tensorrt"
+    return Envelope("torch-tensorrt", None, _level(level), producer)
+
+
+def python_logging_envelope(prefix: str) -> Envelope:
+    """Python's logging module's "LEVEL:logger[ [context]]:" (Torch-TensorRT 2.x)."""
+    level, logger = prefix.split(":", 2)[:2]
+    # torch-tensorrt 2.x relays TensorRT's logger as "[TensorRT Conversion Context]"; its
+    # other Python loggers (torch_tensorrt.dynamo...) speak for torch-tensorrt itself: only
+    # its own forms are read from them (``torch_tensorrt_only``), the rest is foreign.
+    if "[TensorRT Conversion Context]" in logger:
+        producer = "trt"
+    elif logger == "torch_tensorrt" or logger.startswith("torch_tensorrt."):
+        producer = "torch_tensorrt"
+    else:
+        producer = "python"
+    return Envelope("python-logging", None, _level(level), producer)
+
+
 @v_args(inline=True)
 class EnvelopeTransformer(Transformer):
     """Builds ``(Envelope, body)`` from the envelope grammar's tree."""
@@ -230,22 +252,10 @@ class EnvelopeTransformer(Transformer):
         return Envelope("python-legacy", None, _level(level), "trt")
 
     def torch_tensorrt_envelope(self, prefix: Token) -> Envelope:
-        level = prefix.split(":", 1)[0]
-        producer = "trt" if "Conversion Context" in prefix else "torch_tensorrt"
-        return Envelope("torch-tensorrt", None, _level(level), producer)
+        return torch_tensorrt_envelope(str(prefix))
 
     def python_logging_envelope(self, prefix: Token) -> Envelope:
-        level, logger = prefix.split(":", 2)[:2]
-        # torch-tensorrt 2.x relays TensorRT's logger as "[TensorRT Conversion Context]"; its
-        # other Python loggers (torch_tensorrt.dynamo...) speak for torch-tensorrt itself: only
-        # its own forms are read from them (``torch_tensorrt_only``), the rest is foreign.
-        if "[TensorRT Conversion Context]" in logger:
-            producer = "trt"
-        elif logger == "torch_tensorrt" or logger.startswith("torch_tensorrt."):
-            producer = "torch_tensorrt"
-        else:
-            producer = "python"
-        return Envelope("python-logging", None, _level(level), producer)
+        return python_logging_envelope(str(prefix))
 
     def jetson_envelope(self, tag: Token) -> Envelope:
         return Envelope("jetson-inference", None, None, "trt")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 
 from trtlog.parse.envelope import (
     LEVELS,
@@ -14,9 +15,12 @@ from trtlog.parse.envelope import (
     RELAYED_LEVELS,
     Envelope,
     edge_llm_envelope,
+    envelope_parser,
     iso_stamped_envelope,
     onnxruntime_envelope,
     parse_timestamp,
+    python_logging_envelope,
+    torch_tensorrt_envelope,
     triton_envelope,
 )
 
@@ -50,11 +54,13 @@ _ONNXRUNTIME = re.compile(
 )
 # Triton's: "I0511 01:22:37.728144 1 logging.cc:52] " (glog's format, F for fatal).
 _TRITON = re.compile(r"[EWIF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\] ?")
-# DeepStream's nvinfer: "INFO: [TRT]: ".
-_DEEPSTREAM = re.compile(r"(ERROR|WARNING|INFO|DEBUG): \[TRT\]: ?")
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT), of
 # DeepStream, of ONNX Runtime and of Triton.
 _LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
+# What may follow the "[" of an envelope: a digit (a date or a time of day), a level letter, or
+# the T of "[TRT]" and "[TensorRT]". A line whose second character is none of these (a progress
+# bar's "[=====-----]") has no envelope.
+_ENVELOPE_SECOND = frozenset("VIWEFXSU!T")
 # Envelopes and heads kept before all are forgotten (a log moves on second by second).
 _KEPT = 4096
 
@@ -78,10 +84,7 @@ class EnvelopeCache:
             return envelope, line[end:]
         if not line.startswith("["):
             if line.startswith(_LOGGING_PREFIXES):
-                match = _DEEPSTREAM.match(line)
-                if match is None:
-                    return None
-                return self._shared(line, match, _deepstream_envelope), line[match.end() :]
+                return self._logging(line)
             first = line[:1]
             if first.isdigit():
                 match = _ONNXRUNTIME.match(line)
@@ -91,6 +94,9 @@ class EnvelopeCache:
                 match = _TRITON.match(line)
                 if match is not None:
                     return self._shared(line, match, _triton_envelope), line[match.end() :]
+            return NO_ENVELOPE, line
+        second = line[1:2]
+        if second not in _ENVELOPE_SECOND and not second.isdigit():
             return NO_ENVELOPE, line
         match = _TIMESTAMPED.match(line)
         if match is not None:
@@ -111,6 +117,23 @@ class EnvelopeCache:
             return self._shared(line, match, _iso_stamped_envelope), line[match.end() :]
         return None
 
+    def _logging(self, line: str) -> tuple[Envelope, str] | None:
+        """A line that starts like a Python logger's level: DeepStream's, Torch-TensorRT's or
+        Python's logging module's envelope, each matched by the grammar's own terminal."""
+        deepstream, torch_tensorrt, logging = _logging_patterns()
+        match = deepstream.match(line)
+        if match is not None:
+            return self._shared(line, match, _deepstream_envelope), line[match.end() :]
+        match = torch_tensorrt.match(line)
+        if match is not None:
+            envelope = self._shared(line, match, _torch_tensorrt_envelope)
+            return envelope, line[match.end() :]
+        match = logging.match(line)
+        if match is not None:
+            return self._shared(line, match, _python_logging_envelope), line[match.end() :]
+        # None of the envelopes that start with a level word: none at all.
+        return NO_ENVELOPE, line
+
     def _shared(
         self, line: str, match: re.Match[str], make: Callable[[re.Match[str]], Envelope]
     ) -> Envelope:
@@ -125,13 +148,32 @@ class EnvelopeCache:
         return envelope
 
 
+@cache
+def _logging_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The grammar's DEEPSTREAM_PREFIX, TORCH_TRT_PREFIX and PYTHON_LOGGING_PREFIX terminals."""
+    lark = envelope_parser()
+    names = ("DEEPSTREAM_PREFIX", "TORCH_TRT_PREFIX", "PYTHON_LOGGING_PREFIX")
+    deepstream, torch_tensorrt, logging = (
+        re.compile(lark.get_terminal(name).pattern.to_regexp()) for name in names
+    )
+    return deepstream, torch_tensorrt, logging
+
+
+def _torch_tensorrt_envelope(match: re.Match[str]) -> Envelope:
+    return torch_tensorrt_envelope(match.group())
+
+
+def _python_logging_envelope(match: re.Match[str]) -> Envelope:
+    return python_logging_envelope(match.group())
+
+
 def _clocked_envelope(match: re.Match[str]) -> Envelope:
     stamp, level, source = match.groups()
     return edge_llm_envelope(stamp, level, source)
 
 
 def _deepstream_envelope(match: re.Match[str]) -> Envelope:
-    return Envelope("deepstream", None, RELAYED_LEVELS[match.group(1)], "trt")
+    return Envelope("deepstream", None, RELAYED_LEVELS[match.group().split(":", 1)[0]], "trt")
 
 
 def _iso_stamped_envelope(match: re.Match[str]) -> Envelope:

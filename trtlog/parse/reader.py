@@ -50,13 +50,9 @@ def clean_line(raw: bytes | str) -> list[str]:
 
 
 def may_embed_timestamp(text: str) -> bool:
-    """Whether a timestamp may start after the first character: it needs two slashes of its
-    own, besides the two of a timestamp the line starts with."""
-    slashes = text.count("/")
-    if slashes < 2:
-        return False
-    starts_stamped = text[:1] == "[" and text[3:4] == "/" and text[6:7] == "/"
-    return slashes >= 4 or not starts_stamped
+    """Whether a timestamp starts after the first character (``clean_line`` splits the line
+    there). Slashes are counted first: most lines have none."""
+    return text.count("/") >= 2 and _TIMESTAMP.search(text, 1) is not None
 
 
 def numbered_segments(
