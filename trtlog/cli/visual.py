@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trtlog.cli.common import EXIT_BAD_INPUT, OutOption, app, fail
-from trtlog.cli.queries import FormatOption, LogOption, load_build_log, show
+from trtlog.cli.queries import FormatOption, LogOption, WideOption, load_build_log, show
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -57,13 +57,16 @@ def timeline(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Where the build's time went: phases in order, the share spent autotuning, and the layers
     that took longest to tune.
 
     Example: trtlog timeline --top 20 --plot timeline.svg
     """
-    build_log = show(log, output_format, out, ("timeline", "tuning_share", "tuning"), top=top)
+    build_log = show(
+        log, output_format, out, ("timeline", "tuning_share", "tuning"), wide=wide, top=top
+    )
     if plot is not None:
         draw("timeline", build_log, plot, top)
 
