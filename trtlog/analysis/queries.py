@@ -191,19 +191,32 @@ def totals_view(log: BuildLog) -> pd.DataFrame:
     return totals[totals["kind"].isin(["total", "peak"])].drop(columns=["line"])
 
 
+# Columns of the perf table that count lines of the log rather than measure the engine.
+_PERF_BOOKKEEPING = frozenset({"run", "trace_averages"})
+_PERF_UNITS = (("_qps", "qps"), ("_s", "s"), ("_ms", "ms"))
+
+
 def perf_view(log: BuildLog) -> pd.DataFrame:
-    """The performance summary, one row per metric (min, max, mean, median, percentiles)."""
+    """The performance summary, one row per metric with its unit: single figures (throughput
+    in qps, walltimes in s) in ``value``, timed metrics (latency, GPU compute time, ...) in ms
+    as min, max, mean, median and percentiles."""
     perf = log.perf
     rows = []
     for _, run in perf.iterrows():
+        number = int(run["run"])
         metrics: dict[str, dict[str, object]] = {}
         for column, value in run.items():
             name = str(column)
-            if name.endswith("_ms") and pd.notna(value):
+            if name in _PERF_BOOKKEEPING or pd.isna(value):
+                continue
+            if name.endswith("_ms"):
                 metric, _, statistic = name[: -len("_ms")].rpartition("_")
-                metrics.setdefault(metric, {"run": run["run"], "metric": metric})[statistic] = value
-            elif name not in ("run",) and pd.notna(value):
-                rows.append({"run": run["run"], "metric": name, "value": value})
+                row = metrics.setdefault(metric, {"run": number, "metric": metric, "unit": "ms"})
+                row[statistic] = value
+                continue
+            unit = next((unit for suffix, unit in _PERF_UNITS if name.endswith(suffix)), "")
+            metric = name.removesuffix(f"_{unit}") if unit else name
+            rows.append({"run": number, "metric": metric, "unit": unit, "value": value})
         rows.extend(metrics.values())
     return pd.DataFrame(rows)
 

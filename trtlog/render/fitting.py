@@ -9,6 +9,7 @@ important columns are left out, and the table says which (``--wide``, JSON and C
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,18 @@ from rich.cells import cell_len
 # The most important text column is shortened to no less than this; the others to this.
 PRIMARY_MIN_WIDTH = 36
 TEXT_MIN_WIDTH = 16
+# Prose (a message, a reason) wraps at its words instead, in no fewer than this many cells.
+PROSE_MIN_WIDTH = 24
+
+
+class Kind(enum.Enum):
+    """How a column gives way to a narrow screen."""
+
+    WHOLE = "whole"  # numbers, ids, flags: never narrower than their widest cell
+    SHORTEN = "shorten"  # names: each cell keeps its start and end
+    WRAP = "wrap"  # prose: each cell wraps at its words
+
+
 ELLIPSIS = "…"
 
 
@@ -63,6 +76,7 @@ class Fitted:
     widths: list[int]
     cells: list[list[str]]
     hidden: list[int]
+    wraps: bool = False  # whether a prose column is narrower than its longest cell
 
 
 def table_width(widths: Sequence[int]) -> int:
@@ -73,12 +87,12 @@ def table_width(widths: Sequence[int]) -> int:
 def fit_columns(
     headers: Sequence[str],
     cells: Sequence[Sequence[str]],
-    shrinkable: Sequence[bool],
+    kinds: Sequence[Kind],
     priority: Sequence[int],
     width: int,
 ) -> Fitted:
     """Choose and size the columns of a table for ``width`` cells; ``priority`` holds every
-    column position, the most important first; ``shrinkable`` says which may be shortened."""
+    column position, the most important first; ``kinds`` says how each may give way."""
     count = len(headers)
     longest = [
         max((_text_width(row[column]) for row in cells), default=0) for column in range(count)
@@ -91,10 +105,16 @@ def fit_columns(
         max(longest[column], _header_width(headers[column], True)) for column in range(count)
     ]
     least = list(natural)
-    primary = next((column for column in priority if shrinkable[column]), None)
+    primary = next((column for column in priority if kinds[column] is Kind.SHORTEN), None)
     for column in range(count):
-        if shrinkable[column]:
-            floor = PRIMARY_MIN_WIDTH if column == primary else TEXT_MIN_WIDTH
+        if kinds[column] is not Kind.WHOLE:
+            floor = (
+                PROSE_MIN_WIDTH
+                if kinds[column] is Kind.WRAP
+                else PRIMARY_MIN_WIDTH
+                if column == primary
+                else TEXT_MIN_WIDTH
+            )
             least[column] = max(min(natural[column], floor), _header_width(headers[column], True))
     # The columns by importance, each where it still fits at its least width (a narrow column
     # of less importance may fill what a wide one leaves), the most important one always.
@@ -112,18 +132,19 @@ def fit_columns(
     shortened = [
         [
             _shorten_lines(row[column], sizes[column])
-            if sizes[column] < longest[column]
+            if sizes[column] < longest[column] and kinds[column] is Kind.SHORTEN
             else row[column]
             for column in order
         ]
         for row in cells
     ]
     hidden = [column for column in range(count) if column not in sizes]
-    return Fitted(order, [sizes[column] for column in order], shortened, hidden)
+    wraps = any(kinds[column] is Kind.WRAP and sizes[column] < longest[column] for column in order)
+    return Fitted(order, [sizes[column] for column in order], shortened, hidden, wraps)
 
 
 def _shorten_lines(text: str, width: int) -> str:
     return "\n".join(shorten_middle(line, width) for line in text.split("\n"))
 
 
-__all__ = ["Fitted", "fit_columns", "shorten_middle", "table_width"]
+__all__ = ["Fitted", "Kind", "fit_columns", "shorten_middle", "table_width"]

@@ -13,8 +13,8 @@ import pandas as pd
 from rich.console import Console
 
 from trtlog.render import OutputFormat
-from trtlog.render.fitting import fit_columns, table_width
-from trtlog.render.priorities import column_priority
+from trtlog.render.fitting import Kind, fit_columns, table_width
+from trtlog.render.priorities import PROSE_COLUMNS, column_priority
 from trtlog.render.units import column_unit, scaled_text
 
 
@@ -139,12 +139,18 @@ def _render_table(
         fitted = fit_columns(
             headers,
             cells,
-            [not number for number in whole],
-            column_priority(view, names),
+            [
+                Kind.WHOLE if keep else Kind.WRAP if name in PROSE_COLUMNS else Kind.SHORTEN
+                for keep, name in zip(whole, names, strict=True)
+            ],
+            column_priority(
+                view, names, empty=[not any(column) for column in zip(*cells, strict=False)]
+            ),
             screen,
         )
     else:
-        fitted = fit_columns(headers, cells, [False] * len(headers), list(range(len(names))), 10**9)
+        every = list(range(len(names)))
+        fitted = fit_columns(headers, cells, [Kind.WHOLE] * len(names), every, 10**9)
     cells = fitted.cells
     natural = table_width(fitted.widths)
     columns: list[dict[str, Any]] = []
@@ -182,7 +188,7 @@ def _render_table(
     # rows' lines, the same text laid out in a third of the time or less. Neither where a cell
     # holds a line break, nor a tab (rich widens it, ``cell_len`` does not count it: the row
     # may fold).
-    fits = natural <= console.width and not any(map(_breaks_rows, cells))
+    fits = natural <= console.width and not fitted.wraps and not any(map(_breaks_rows, cells))
     drawn = None
     if fits and layout is Layout.DRAWN:
         from trtlog.render.drawn_rows import drawn_table

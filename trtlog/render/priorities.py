@@ -10,6 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 _LOCATORS = ("build", "strategy", "run", "line", "lines", "first_line")
+# Columns of sentences, which wrap at their words where a screen is narrow.
+PROSE_COLUMNS = frozenset(
+    {"message", "why", "finds", "try", "form", "example", "reason", "source", "changes"}
+)
 
 VIEW_PRIORITIES: dict[str, tuple[str, ...]] = {
     "choices": (
@@ -69,12 +73,16 @@ VIEW_PRIORITIES: dict[str, tuple[str, ...]] = {
     "wider": ("name", "precision", "requested", "reason", "time_ms"),
     "conversions": ("name", "converts", "time_ms"),
     "kernels": ("family", "operation", "input", "tile", "layers", "time_ms", "percent"),
-    "findings": ("rule", "level", "layer", "message"),
+    "findings": ("rule", "severity", "message", "layer"),
+    "rules": ("rule", "severity", "finds", "why", "try"),
 }
 
 
-def column_priority(view: str | None, columns: Sequence[str]) -> list[int]:
-    """The positions of ``columns``, the most important first, for the view named ``view``."""
+def column_priority(
+    view: str | None, columns: Sequence[str], empty: Sequence[bool] = ()
+) -> list[int]:
+    """The positions of ``columns``, the most important first, for the view named ``view``;
+    columns ``empty`` says hold nothing come last of all."""
     named = VIEW_PRIORITIES.get(view or "", ())
     position = {name: index for index, name in enumerate(columns)}
     first = [position[name] for name in named if name in position]
@@ -82,4 +90,9 @@ def column_priority(view: str | None, columns: Sequence[str]) -> list[int]:
     locators = [index for index in rest if columns[index] in _LOCATORS]
     middle = [index for index in rest if index not in locators]
     locators.sort(key=lambda index: _LOCATORS.index(columns[index]))
-    return first + middle + locators
+    ranked = first + middle + locators
+    if not empty:
+        return ranked
+    return [index for index in ranked if not empty[index]] + [
+        index for index in ranked if empty[index]
+    ]
