@@ -24,6 +24,23 @@ if TYPE_CHECKING:
     from trtlog.analysis import BuildLog
 
 
+class Precision(str, Enum):
+    """The precisions of engine layers (``trtlog.events.formats.PRECISIONS``, kept equal by a
+    test)."""
+
+    fp32 = "fp32"
+    fp16 = "fp16"
+    bf16 = "bf16"
+    fp8 = "fp8"
+    fp4 = "fp4"
+    int8 = "int8"
+    int4 = "int4"
+    int32 = "int32"
+    int64 = "int64"
+    uint8 = "uint8"
+    bool = "bool"
+
+
 class ChoiceOrder(str, Enum):
     time = "time"
     gap = "gap"
@@ -268,7 +285,10 @@ def perf(
 @app.command()
 def layers(
     precision: Annotated[
-        str | None, typer.Option("--precision", help="fp32, fp16, bf16, int8, fp8, ...")
+        Precision | None,
+        typer.Option(
+            "--precision", case_sensitive=False, help="Only the layers of this precision."
+        ),
     ] = None,
     build: BuildOption = "all",
     log: LogOption = None,

@@ -73,10 +73,22 @@ def timeline(
 
 @app.command()
 def plot(
-    kind: Annotated[PlotKind, typer.Argument(help="What to draw.")],
+    kind: Annotated[
+        PlotKind,
+        typer.Argument(
+            metavar="KIND",
+            help="What to draw: timeline, stages, tactics, profile, memory or precision.",
+        ),
+    ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="FILE.png or FILE.svg (default: <log>.<kind>.png)."),
+        typer.Option(
+            "--out",
+            "-o",
+            help="FILE.png or FILE.svg; by default the log's name and the plot's, in the working"
+            " folder.",
+            show_default="LOG.KIND.png",
+        ),
     ] = None,
     top: TopOption = 20,
     log: LogOption = None,
