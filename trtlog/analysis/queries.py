@@ -15,8 +15,9 @@ class NoMatch(Exception):
 
 
 def match_layers(names: list[str], pattern: str, holding: str = "layers") -> list[str]:
-    """Layers named exactly ``pattern``; else containing it; else matching it as a regex.
-    ``holding`` says what the names come from, for the error when there are none."""
+    """Layers named exactly ``pattern``; else containing it; else matching it as a regex; else
+    the same two ignoring case. ``holding`` says what the names come from, for the error when
+    there are none."""
     known = dict.fromkeys(names)
     unique = [name for name in known if isinstance(name, str)]
     if not unique:
@@ -26,17 +27,28 @@ def match_layers(names: list[str], pattern: str, holding: str = "layers") -> lis
     contained = [name for name in unique if pattern in name]
     if contained:
         return contained
-    try:
-        expression = re.compile(pattern)
-    except re.error:
-        expression = None
-    if expression is not None:
-        matched = [name for name in unique if expression.search(name)]
-        if matched:
-            return matched
+    matched = _matching(unique, pattern, 0)
+    if matched:
+        return matched
+    folded = pattern.casefold()
+    contained = [name for name in unique if folded in name.casefold()]
+    if contained:
+        return contained
+    matched = _matching(unique, pattern, re.IGNORECASE)
+    if matched:
+        return matched
     closest = closest_names(pattern, unique)
     hint = f"; closest: {', '.join(closest)}" if closest else ""
     raise NoMatch(f"no layer matches {pattern!r}{hint}")
+
+
+def _matching(names: list[str], pattern: str, flags: int) -> list[str]:
+    """The names that ``pattern``, as a regular expression, finds in; none if it is not one."""
+    try:
+        expression = re.compile(pattern, flags)
+    except re.error:
+        return []
+    return [name for name in names if expression.search(name)]
 
 
 # Above this many names, they are first compared by their shape (``closest_names``).

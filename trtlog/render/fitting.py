@@ -39,22 +39,21 @@ def shorten_middle(text: str, width: int) -> str:
         return text
     if width <= 1:
         return ELLIPSIS[:width]
-    head_room = width // 2
-    tail_room = width - 1 - head_room
-    head, used = [], 0
+    head: list[str] = []
+    used = 0
     for character in text:
-        size = cell_len(character)
-        if used + size > head_room:
+        if used + cell_len(character) > width // 2:
             break
         head.append(character)
-        used += size
-    tail, used = [], 0
+        used += cell_len(character)
+    # The end gets the cells the start left (a wide character may not fill its half).
+    tail: list[str] = []
+    room = width - 1 - used
     for character in reversed(text):
-        size = cell_len(character)
-        if used + size > tail_room:
+        if cell_len(character) > room:
             break
         tail.append(character)
-        used += size
+        room -= cell_len(character)
     return "".join(head) + ELLIPSIS + "".join(reversed(tail))
 
 
