@@ -13,7 +13,7 @@ import pandas as pd
 from rich.console import Console
 
 from trtlog.render import OutputFormat
-from trtlog.render.fitting import Kind, fit_columns, table_width
+from trtlog.render.fitting import Fitted, Kind, fit_columns, table_width
 from trtlog.render.priorities import PROSE_COLUMNS, column_priority
 from trtlog.render.units import column_unit, scaled_text
 
@@ -29,8 +29,8 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-# Text columns keep at least this many characters (or their longest cell, if shorter): a
-# table wider than the screen then runs past it instead of folding names one letter a line.
+# In a table too wide even for a file, text columns keep at least this many characters (or
+# their longest cell, if shorter): the table runs past instead of folding names a letter a line.
 _TEXT_MIN_WIDTH = 20
 # Output that is not a terminal (a file, a pager, a pipe) is as wide as the table, up to this.
 _FILE_MAX_WIDTH = 400
@@ -106,6 +106,41 @@ def _fits_the_screen(console: Console, wide: bool) -> bool:
     return not wide and (console.is_terminal or os.environ.get("COLUMNS", "").strip().isdigit())
 
 
+def _columns(
+    frame: pd.DataFrame, view: str | None, screen: int | None
+) -> tuple[Fitted, list[dict[str, Any]]]:
+    """The columns of ``frame`` fitted to ``screen`` cells (``fit_columns``), or all of them at
+    their widest where ``screen`` is None, and the rich column settings of those shown."""
+    headers, cells, numeric = table_cells(frame)
+    names = [str(column) for column in frame.columns]
+    # Numbers and tactic ids are read whole; names and formats may be shortened, prose wraps.
+    whole = [number or "tactic" in name for number, name in zip(numeric, names, strict=True)]
+    if screen is None:
+        every = list(range(len(names)))
+        fitted = fit_columns(headers, cells, [Kind.WHOLE] * len(names), every, 10**9)
+    else:
+        kinds = [
+            Kind.WHOLE if keep else Kind.WRAP if name in PROSE_COLUMNS else Kind.SHORTEN
+            for keep, name in zip(whole, names, strict=True)
+        ]
+        empty = [not any(column) for column in zip(*cells, strict=False)]
+        priority = column_priority(view, names, empty=empty)
+        fitted = fit_columns(headers, cells, kinds, priority, screen)
+    columns = [
+        {
+            "header": headers[position],
+            "justify": "right" if numeric[position] else "left",
+            "overflow": "fold",
+            # A fitted column is as wide as its cells: its header may wrap.
+            "no_wrap": whole[position] and screen is None,
+            "min_width": None if whole[position] else min(width, _TEXT_MIN_WIDTH),
+            "width": None if screen is None else width,
+        }
+        for position, width in zip(fitted.kept, fitted.widths, strict=True)
+    ]
+    return fitted, columns
+
+
 def _render_table(
     frame: pd.DataFrame,
     stream: TextIO,
@@ -126,46 +161,11 @@ def _render_table(
         return
     hidden_rows = max(0, len(frame) - TABLE_ROWS_SHOWN)
     shown = frame.iloc[:TABLE_ROWS_SHOWN] if hidden_rows else frame
-    headers, cells, numeric = table_cells(shown)
-    # Numbers and tactic ids are read whole; names and formats may be shortened or wrap.
-    whole = [
-        number or "tactic" in str(column)
-        for number, column in zip(numeric, frame.columns, strict=True)
-    ]
-    names = [str(column) for column in frame.columns]
     screen = console.width
     fitting = _fits_the_screen(console, wide)
-    if fitting:
-        fitted = fit_columns(
-            headers,
-            cells,
-            [
-                Kind.WHOLE if keep else Kind.WRAP if name in PROSE_COLUMNS else Kind.SHORTEN
-                for keep, name in zip(whole, names, strict=True)
-            ],
-            column_priority(
-                view, names, empty=[not any(column) for column in zip(*cells, strict=False)]
-            ),
-            screen,
-        )
-    else:
-        every = list(range(len(names)))
-        fitted = fit_columns(headers, cells, [Kind.WHOLE] * len(names), every, 10**9)
+    fitted, columns = _columns(shown, view, screen if fitting else None)
     cells = fitted.cells
     natural = table_width(fitted.widths)
-    columns: list[dict[str, Any]] = []
-    for position, width in zip(fitted.kept, fitted.widths, strict=True):
-        columns.append(
-            {
-                "header": headers[position],
-                "justify": "right" if numeric[position] else "left",
-                "overflow": "fold",
-                # A fitted column is as wide as its cells: its header may wrap.
-                "no_wrap": whole[position] and not fitting,
-                "min_width": None if whole[position] else min(width, _TEXT_MIN_WIDTH),
-                "width": width if fitting else None,
-            }
-        )
 
     def new_table() -> Table:
         # Layer names and log text hold brackets ("[Convolution]", "[x]") that are not markup.
@@ -205,9 +205,10 @@ def _render_table(
             for row in cells:
                 table.add_row(*(Text(text) for text in row))
         console.print(table)
-    console.width = screen if fitting else console.width
+    if fitting:
+        console.width = screen
     if fitted.hidden:
-        left_out = ", ".join(names[position] for position in fitted.hidden)
+        left_out = ", ".join(str(frame.columns[position]) for position in fitted.hidden)
         console.print(
             Text(f"Columns left out at this width: {left_out} (--wide shows every column).")
         )
