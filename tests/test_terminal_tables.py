@@ -247,3 +247,15 @@ def test_the_summary_written_to_a_pipe_is_never_cut() -> None:
         in output
     )
     assert "…" not in output
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_diff_fits_the_terminal_and_keeps_its_verdicts(width: int) -> None:
+    first = str(corpus_path("hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log"))
+    second = str(corpus_path("hackathon_trt8.0.3_trtexec_build_fp16_gtx1070.log"))
+    code, output = run("diff", first, second, columns=width)
+    assert code == 0, output
+    assert too_long(output, width) == []
+    # "Throughput: 6531.92 qps" (8.2.3) against 6330.83 (8.0.3): 3.079% lower, worse.
+    row = next(line for line in output.splitlines() if "throughput_qps" in line)
+    assert re.search(r"│ +-3\.079 │ worse +│", row), row

@@ -119,7 +119,7 @@ def diff(
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     try:
-        render_views(views, output_format, stream, wide=wide)
+        render_views(views, output_format, stream, wide=wide, family="diff")
         if not result.differs() and output_format is not OutputFormat.json:
             stream.write("No differences.\n")
     finally:

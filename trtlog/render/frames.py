@@ -292,12 +292,16 @@ def render_views(
     stream: TextIO,
     *,
     wide: bool = False,
+    family: str = "",
 ) -> None:
     """Several (key, title, frame) views as one output: tables and Markdown one after another,
-    JSON as one object keyed by view, CSV as blocks each opened by a ``# title`` line."""
+    JSON as one object keyed by view, CSV as blocks each opened by a ``# title`` line. A table
+    ranks its columns as ``family.key`` says in ``trtlog.render.priorities`` (``key`` where
+    ``family`` is empty)."""
     if len(views) == 1:
         key, title, frame = views[0]
-        render(frame, output_format, stream, title, view=key, wide=wide)
+        view = f"{family}.{key}" if family else key
+        render(frame, output_format, stream, title, view=view, wide=wide)
     elif output_format is OutputFormat.json:
         json.dump({key: _records(frame) for key, _, frame in views}, stream, indent=1)
         stream.write("\n")
@@ -307,4 +311,5 @@ def render_views(
                 stream.write("\n")
             if output_format is OutputFormat.csv:
                 stream.write(f"# {title}\n")
-            render(frame, output_format, stream, title, view=key, wide=wide)
+            view = f"{family}.{key}" if family else key
+            render(frame, output_format, stream, title, view=view, wide=wide)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-_LOCATORS = ("build", "strategy", "run", "line", "lines", "first_line")
+_LOCATORS = ("build", "strategy", "run", "line", "lines", "first_line", "changed", "worse")
 # Columns of sentences, which wrap at their words where a screen is narrow.
 PROSE_COLUMNS = frozenset(
     {"message", "why", "finds", "try", "form", "example", "reason", "source", "changes"}
@@ -74,6 +74,15 @@ VIEW_PRIORITIES: dict[str, tuple[str, ...]] = {
     "conversions": ("name", "converts", "time_ms"),
     "kernels": ("family", "operation", "input", "tile", "layers", "time_ms", "percent"),
     "findings": ("rule", "severity", "message", "layer"),
+    # trtlog diff's sections: the tables list what changed, so "changed" tells least.
+    "diff.overview": ("item", "a", "b", "percent", "delta"),
+    "diff.options": ("section", "key", "a", "b"),
+    "diff.layers": ("status", "name_a", "name_b", "changes", "time_a", "time_b", "delta_ms"),
+    "diff.reformats": ("status", "name_a", "name_b", "changes", "time_a", "time_b", "delta_ms"),
+    "diff.memory": ("item", "a", "b", "percent", "delta"),
+    "diff.timeline": ("item", "a", "b", "percent", "delta"),
+    "diff.perf": ("item", "percent", "verdict", "a", "b", "delta"),
+    "diff.profile": ("name_a", "delta_ms", "percent", "time_a", "time_b", "name_b"),
     "rules": ("rule", "severity", "finds", "why", "try"),
 }
 

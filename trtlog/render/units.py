@@ -28,8 +28,9 @@ _SUFFIXES = (
     ("_percent", "%"),
 )
 _BARE = {"ms": "ms", "seconds": "s", "percent": "%", "bytes": "bytes"}
-# What a column named by its unit alone holds, for the header.
-_BARE_STEM = {"ms": "time", "seconds": "time", "percent": "share", "bytes": "size"}
+# What a column named by its unit alone holds, for the header ("percent" is a share in one
+# table and a change in another: its header is the unit alone).
+_BARE_STEM = {"ms": "time", "seconds": "time", "percent": "", "bytes": "size"}
 SIGNIFICANT_DIGITS = 4
 
 
@@ -65,7 +66,7 @@ def column_unit(column: str, values: Sequence[Any], numeric: bool) -> ColumnUnit
     if unit is None or not numeric:
         return ColumnUnit(column.replace("_", " "), None)
     if unit != "bytes":
-        return ColumnUnit(f"{label} ({unit})", unit)
+        return ColumnUnit(f"{label} ({unit})" if label else unit, unit)
     sizes = sorted(abs(float(value)) for value in values if _is_number(value) and value)
     typical = sizes[len(sizes) // 2] if sizes else 0.0
     name, scale = _BINARY_UNITS[0]
