@@ -259,3 +259,21 @@ def test_diff_fits_the_terminal_and_keeps_its_verdicts(width: int) -> None:
     # "Throughput: 6531.92 qps" (8.2.3) against 6330.83 (8.0.3): 3.079% lower, worse.
     row = next(line for line in output.splitlines() if "throughput_qps" in line)
     assert re.search(r"│ +-3\.079 │ worse +│", row), row
+
+
+def test_json_and_csv_round_binary_noise_but_keep_whole_numbers() -> None:
+    import pandas as pd
+
+    from trtlog.render.frames import render_csv, render_json
+
+    frame = pd.DataFrame({"end_s": [3.008771929824561, 0.1 + 0.2], "bytes": [12345678901.0, None]})
+    text = io.StringIO()
+    render_csv(frame, text, None)
+    assert text.getvalue().splitlines() == ["end_s,bytes", "3.00877193,12345678901.0", "0.3,"]
+    text = io.StringIO()
+    render_json(frame, text, None)
+    assert json.loads(text.getvalue()) == [
+        {"end_s": 3.00877193, "bytes": 12345678901},
+        {"end_s": 0.3, "bytes": None},
+    ]
+    assert "3.00877193," in text.getvalue().replace("\n", "")

@@ -221,25 +221,37 @@ def _render_table(
         )
 
 
+# Figures computed by division (a share, a gap, an interpolated time) carry binary noise in their
+# last digits (3.008771929824561); JSON and CSV give them to this many significant digits, in
+# the shortest text that reads back as that number. Whole numbers (byte counts in a column
+# with gaps, which pandas holds as floats) are kept as they are.
+_FIGURE_DIGITS = 10
+
+
+def _rounded(value: float) -> float:
+    value = float(value)  # a numpy float prints its type in repr
+    return value if value.is_integer() else float(f"{value:.{_FIGURE_DIGITS}g}")
+
+
+def _figure(value: float) -> str:
+    return repr(_rounded(value))
+
+
+def _read_figure(text: str) -> float:
+    return _rounded(float(text))
+
+
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    # pandas turns NaN, NA and numpy scalars into JSON null and plain numbers.
-    records: list[dict[str, Any]] = json.loads(frame.to_json(orient="records", date_format="iso"))
+    # pandas turns NaN, NA and numpy scalars into JSON null and plain numbers; its floats are
+    # read back to the significant digits CSV gives (``_figure``).
+    text = frame.to_json(orient="records", date_format="iso", double_precision=15)
+    records: list[dict[str, Any]] = json.loads(text, parse_float=_read_figure)
     return records
 
 
 def render_json(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
     json.dump(_records(frame), stream, indent=1)
     stream.write("\n")
-
-
-# Figures computed by division (a share, a gap, an interpolated time) carry binary noise in their
-# last digits (3.008771929824561); JSON and CSV give this many significant digits, as pandas'
-# JSON writer does, and the shortest text that reads back as that number.
-_FIGURE_DIGITS = 10
-
-
-def _figure(value: float) -> str:
-    return repr(float(f"{value:.{_FIGURE_DIGITS}g}"))
 
 
 def render_csv(frame: pd.DataFrame, stream: TextIO, title: str | None) -> None:
