@@ -101,7 +101,7 @@ def test_tactics_at_100_columns_keep_the_runner_and_a_readable_gap() -> None:
 def test_layers_keep_their_precision_tactic_and_time(width: int) -> None:
     code, output = run("layers", "--log", str(SAMPLE), columns=width)
     assert code == 0
-    assert {"name", "precision", "tactic", "time", "(ms)", "(%)"} <= _header_words(output)
+    assert {"name", "precision", "tactic", "time", "(ms)", "%"} <= _header_words(output)
     # Lines 167-170 and the profile's line for /pool/MaxPool: fp16, 0.00355 ms tuned, 36.02 ms.
     row = next(line for line in output.splitlines() if "/pool/MaxPool" in line)
     assert re.search(r"│ fp16 +│ +0\.00355 │ +36\.02 │", row), row
