@@ -298,6 +298,25 @@ def test_no_trtexec_and_no_tensorrt_is_a_one_line_error(workdir: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_a_missing_model_is_told_before_a_missing_tensorrt(workdir: Path) -> None:
+    env = environment(workdir)
+    env["PATH"] = os.path.dirname(sys.executable)
+    env.pop("TENSORRT_HOME", None)
+    env["TRTLOG_TENSORRT_MODULE"] = "tensorrt_that_is_not_installed"
+    result = subprocess.run(
+        trtlog("build", str(workdir / "missing.onnx")),
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "missing.onnx: no such file" in result.stderr
+    assert "TensorRT" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

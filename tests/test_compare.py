@@ -154,3 +154,30 @@ def test_diff_markdown_lists_what_changed() -> None:
     assert "### layers:" in result.output
     assert "| changed | MaxPool2d_1 | MaxPool2d_1 | name |" in result.output
     assert "| same |" not in result.output
+
+
+def test_a_change_within_the_noise_threshold_is_not_worse() -> None:
+    def perf_rows(*options: str) -> dict[str, dict[str, object]]:
+        result = runner.invoke(app, ["diff", cli(FP32_823), cli(FP16_803), "-f", "json", *options])
+        assert result.exit_code == 0, result.output
+        return {row["item"]: row for row in json.loads(result.stdout)["perf"]}
+
+    # Mean latency 0.157525 -> 0.159522 ms (+1.27%); throughput 6531.92 -> 6330.83 qps (-3.1%).
+    default = perf_rows()
+    assert default["latency_mean_ms"]["verdict"] == "worse"
+    assert default["throughput_qps"]["verdict"] == "worse"
+    wider = perf_rows("--noise", "2")
+    assert wider["latency_mean_ms"]["verdict"] == "within noise"
+    assert wider["latency_mean_ms"]["worse"] is False
+    assert wider["throughput_qps"]["verdict"] == "worse"
+    # A log against itself: every figure within noise, none worse.
+    same = diff(FP32_823, FP32_823).sections["perf"]
+    assert set(same["verdict"]) == {"within noise"}
+    assert not same["worse"].any()
+
+
+def test_the_command_line_noise_default_is_the_library_one() -> None:
+    from trtlog.compare.sections import NOISE_PERCENT
+
+    result = runner.invoke(app, ["diff", "--help"], env={"COLUMNS": "200"})
+    assert f"[default: {NOISE_PERCENT}]" in result.output

@@ -96,7 +96,8 @@ def test_a_long_table_shows_its_first_rows_and_says_how_many_it_left_out(
 
 
 def test_markdown_rows_hold_the_cells_as_tables_show_them() -> None:
-    # Missing values empty, booleans as a mark, floats compact; text with a bar escaped.
+    # Missing values empty, booleans as a mark, times to four significant digits with the
+    # unit in the header; text with a bar escaped.
     frame = pd.DataFrame(
         {
             "layer": pd.array(["a|b", None], dtype="str"),
@@ -107,8 +108,9 @@ def test_markdown_rows_hold_the_cells_as_tables_show_them() -> None:
     )
     stream = io.StringIO()
     render_markdown(frame, stream, None)
+    assert stream.getvalue().splitlines()[0] == "| layer | chosen | time (ms) | runner id |"
     assert stream.getvalue().splitlines()[2:] == [
-        "| a\\|b | ✓ | 0.00294885 | 7 |",
+        "| a\\|b | ✓ | 0.002949 | 7 |",
         "|  |  |  |  |",
     ]
 
@@ -208,7 +210,7 @@ def test_a_table_of_plain_text_that_fits_has_its_rows_drawn(
             "CaskConvolution",
             "0xf9ae51e35ff7f5db",
             frame["kernel"][0],
-            "0.00294885",
+            "0.002949",
             "0x0090bbea764abf95",
             "0.003",
             "0.68",

@@ -15,8 +15,9 @@ class NoMatch(Exception):
 
 
 def match_layers(names: list[str], pattern: str, holding: str = "layers") -> list[str]:
-    """Layers named exactly ``pattern``; else containing it; else matching it as a regex.
-    ``holding`` says what the names come from, for the error when there are none."""
+    """Layers named exactly ``pattern``; else containing it; else matching it as a regex; else
+    the same two ignoring case. ``holding`` says what the names come from, for the error when
+    there are none."""
     known = dict.fromkeys(names)
     unique = [name for name in known if isinstance(name, str)]
     if not unique:
@@ -26,17 +27,28 @@ def match_layers(names: list[str], pattern: str, holding: str = "layers") -> lis
     contained = [name for name in unique if pattern in name]
     if contained:
         return contained
-    try:
-        expression = re.compile(pattern)
-    except re.error:
-        expression = None
-    if expression is not None:
-        matched = [name for name in unique if expression.search(name)]
-        if matched:
-            return matched
+    matched = _matching(unique, pattern, 0)
+    if matched:
+        return matched
+    folded = pattern.casefold()
+    contained = [name for name in unique if folded in name.casefold()]
+    if contained:
+        return contained
+    matched = _matching(unique, pattern, re.IGNORECASE)
+    if matched:
+        return matched
     closest = closest_names(pattern, unique)
     hint = f"; closest: {', '.join(closest)}" if closest else ""
     raise NoMatch(f"no layer matches {pattern!r}{hint}")
+
+
+def _matching(names: list[str], pattern: str, flags: int) -> list[str]:
+    """The names that ``pattern``, as a regular expression, finds in; none if it is not one."""
+    try:
+        expression = re.compile(pattern, flags)
+    except re.error:
+        return []
+    return [name for name in names if expression.search(name)]
 
 
 # Above this many names, they are first compared by their shape (``closest_names``).
@@ -191,19 +203,32 @@ def totals_view(log: BuildLog) -> pd.DataFrame:
     return totals[totals["kind"].isin(["total", "peak"])].drop(columns=["line"])
 
 
+# Columns of the perf table that count lines of the log rather than measure the engine.
+_PERF_BOOKKEEPING = frozenset({"run", "trace_averages"})
+_PERF_UNITS = (("_qps", "qps"), ("_s", "s"), ("_ms", "ms"))
+
+
 def perf_view(log: BuildLog) -> pd.DataFrame:
-    """The performance summary, one row per metric (min, max, mean, median, percentiles)."""
+    """The performance summary, one row per metric with its unit: single figures (throughput
+    in qps, walltimes in s) in ``value``, timed metrics (latency, GPU compute time, ...) in ms
+    as min, max, mean, median and percentiles."""
     perf = log.perf
     rows = []
     for _, run in perf.iterrows():
+        number = int(run["run"])
         metrics: dict[str, dict[str, object]] = {}
         for column, value in run.items():
             name = str(column)
-            if name.endswith("_ms") and pd.notna(value):
+            if name in _PERF_BOOKKEEPING or pd.isna(value):
+                continue
+            if name.endswith("_ms"):
                 metric, _, statistic = name[: -len("_ms")].rpartition("_")
-                metrics.setdefault(metric, {"run": run["run"], "metric": metric})[statistic] = value
-            elif name not in ("run",) and pd.notna(value):
-                rows.append({"run": run["run"], "metric": name, "value": value})
+                row = metrics.setdefault(metric, {"run": number, "metric": metric, "unit": "ms"})
+                row[statistic] = value
+                continue
+            unit = next((unit for suffix, unit in _PERF_UNITS if name.endswith(suffix)), "")
+            metric = name.removesuffix(f"_{unit}") if unit else name
+            rows.append({"run": number, "metric": metric, "unit": unit, "value": value})
         rows.extend(metrics.values())
     return pd.DataFrame(rows)
 

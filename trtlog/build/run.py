@@ -87,6 +87,8 @@ def run_build(
     request: BuildRequest, progress: ProgressState, echo: Callable[[bytes], None] | None = None
 ) -> BuildResult:
     """Run the build that ``request`` asks for; raises ``BuildError`` when it cannot start."""
+    # A missing model is told before a missing TensorRT: it is the mistake more easily made.
+    _check_model_file(request.model)
     backend = _choose_backend(request)
     model = _check_model(request.model, backend)
     shapes = _check_options(request, backend)
@@ -190,10 +192,14 @@ def _choose_backend(request: BuildRequest) -> str:
     )
 
 
-def _check_model(model: Path, backend: str) -> Path:
+def _check_model_file(model: Path) -> None:
     if not model.is_file():
         what = "is a directory" if model.is_dir() else "no such file"
         raise BuildError(f"{model}: {what}")
+
+
+def _check_model(model: Path, backend: str) -> Path:
+    _check_model_file(model)
     if model.suffix.lower() in ENGINE_SUFFIXES:
         if backend == "python":
             raise BuildError(f"{model}: an engine; the python backend builds ONNX models")

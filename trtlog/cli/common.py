@@ -11,7 +11,9 @@ app = typer.Typer(
     name="trtlog",
     help="Read TensorRT and trtexec VERBOSE logs: typed events, tactics, fusions, timings.",
     no_args_is_help=True,
-    add_completion=False,
+    # `trtlog --install-completion` adds tab completion to bash, zsh, fish or PowerShell.
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     # Markdown joins the lines of a docstring's paragraph and leaves [tool.trtlog.check] alone.
     rich_markup_mode="markdown",

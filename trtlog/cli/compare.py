@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 
 from trtlog.cli.common import EXIT_BAD_INPUT, EXIT_GATE, OutOption, app, fail
-from trtlog.cli.queries import FormatOption, LogOption, load_build_log
+from trtlog.cli.queries import FormatOption, LogOption, WideOption, load_build_log
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -76,8 +76,18 @@ def diff(
             "(default: the last build of each).",
         ),
     ] = "last",
+    noise: Annotated[
+        float,
+        typer.Option(
+            "--noise",
+            metavar="PCT",
+            min=0,
+            help="Performance changes smaller than PCT percent are within noise, not worse.",
+        ),
+    ] = 1.0,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """What changed from one build to another: versions and options, stage counts, fusions,
     engine layers (paired by name, by the network layers they hold, then by type and shapes),
@@ -92,7 +102,7 @@ def diff(
     build_a, _, build_b = build.partition(":")
     a = select_builds(_load(first), build_a)
     b = select_builds(_load(second), build_b or build_a)
-    result = diff_logs(a, b)
+    result = diff_logs(a, b, noise_percent=noise)
     try:
         failures = result.failures(fail_on or [])
     except FailOnError as error:
@@ -109,7 +119,7 @@ def diff(
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     try:
-        render_views(views, output_format, stream)
+        render_views(views, output_format, stream, wide=wide, family="diff")
         if not result.differs() and output_format is not OutputFormat.json:
             stream.write("No differences.\n")
     finally:
@@ -122,10 +132,13 @@ def diff(
 
 
 class CheckFormat(str, Enum):
+    """The query commands' formats, and SARIF for code-scanning tools."""
+
     table = "table"
     json = "json"
-    sarif = "sarif"
+    csv = "csv"
     markdown = "markdown"
+    sarif = "sarif"
 
 
 @app.command()
@@ -149,9 +162,11 @@ def check(
         bool, typer.Option("--list", help="Print the rules, what they find and why, and exit.")
     ] = False,
     output_format: Annotated[
-        CheckFormat, typer.Option("--format", "-f", help="table, json, sarif or markdown.")
+        CheckFormat,
+        typer.Option("--format", "-f", help="table (default), json, csv, markdown or sarif."),
     ] = CheckFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Lint a build: layers wider than the requested precision, unfused Q/DQ, costly
     reformats, kernels without tensor cores, workspace-starved tactics, unstable timing, ...
@@ -181,7 +196,10 @@ def check(
     try:
         if list_rules:
             render_views(
-                [("rules", "Rules", checks.rules_table())], _table_format(output_format), stream
+                [("rules", "Rules", checks.rules_table())],
+                _table_format(output_format),
+                stream,
+                wide=wide,
             )
             return
         build_log = load_build_log(log)
@@ -194,7 +212,9 @@ def check(
             stream.write("\n")
         else:
             title = f"trtlog check — {Path(build_log.source).name}"
-            render_views([("findings", title, findings)], _table_format(output_format), stream)
+            render_views(
+                [("findings", title, findings)], _table_format(output_format), stream, wide=wide
+            )
     finally:
         if out is not None:
             stream.close()

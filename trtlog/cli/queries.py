@@ -24,6 +24,23 @@ if TYPE_CHECKING:
     from trtlog.analysis import BuildLog
 
 
+class Precision(str, Enum):
+    """The precisions of engine layers (``trtlog.events.formats.PRECISIONS``, kept equal by a
+    test)."""
+
+    fp32 = "fp32"
+    fp16 = "fp16"
+    bf16 = "bf16"
+    fp8 = "fp8"
+    fp4 = "fp4"
+    int8 = "int8"
+    int4 = "int4"
+    int32 = "int32"
+    int64 = "int64"
+    uint8 = "uint8"
+    bool = "bool"
+
+
 class ChoiceOrder(str, Enum):
     time = "time"
     gap = "gap"
@@ -48,6 +65,14 @@ BuildOption = Annotated[
         "-b",
         metavar="N|last|all",
         help="Which engine build of the log to show: its number, the last one, or all (default).",
+    ),
+]
+WideOption = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        "-w",
+        help="Tables show every column and whole names, however wide (json and csv always do).",
     ),
 ]
 LayerOption = Annotated[
@@ -91,10 +116,12 @@ def show(
     out: Path | None,
     view_keys: tuple[str, ...],
     build: str = "all",
+    wide: bool = False,
     **arguments: Any,
 ) -> BuildLog:
     """Load the log and render the named views in order, each given the arguments it takes;
-    ``build`` chooses the builds shown (``select_builds``)."""
+    ``build`` chooses the builds shown (``select_builds``); ``wide`` tables show every
+    column."""
     from trtlog.analysis import queries
     from trtlog.render.frames import render_views
 
@@ -117,7 +144,7 @@ def show(
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     try:
-        render_views(views, output_format, stream)
+        render_views(views, output_format, stream, wide=wide)
     finally:
         if out is not None:
             stream.close()
@@ -133,9 +160,9 @@ VIEWS = {
     "tactics": ("Tactics timed, fastest first", "tactics_of_layers"),
     "fusions": ("Network layers in each engine layer", "fusions_view"),
     "reformats": ("Reformat layers", "reformats_view"),
-    "memory": ("Memory per layer (bytes)", "memory_view"),
-    "totals": ("Memory totals and peaks (bytes)", "totals_view"),
-    "perf": ("Performance summary (ms)", "perf_view"),
+    "memory": ("Memory per layer", "memory_view"),
+    "totals": ("Memory totals and peaks", "totals_view"),
+    "perf": ("Performance summary", "perf_view"),
     "profile": ("Per-layer profile", "profile_view"),
     "times": ("Per-iteration times (--exportTimes)", "times_view"),
     "layers": ("Engine layers", "layers_view"),
@@ -158,9 +185,10 @@ def stages(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Layer count per optimisation stage, build by build (10.x: backend strategy by strategy)."""
-    show(log, output_format, out, build=build, view_keys=("stages",))
+    show(log, output_format, out, wide=wide, build=build, view_keys=("stages",))
 
 
 @app.command()
@@ -175,18 +203,29 @@ def tactics(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """The chosen tactic of every layer, or with --layer every tactic timed for that layer.
 
     Example: trtlog tactics --layer Conv_0
     """
     if layer is None:
-        show(log, output_format, out, build=build, view_keys=("choices",), sort=sort.value, top=top)
+        show(
+            log,
+            output_format,
+            out,
+            wide=wide,
+            build=build,
+            view_keys=("choices",),
+            sort=sort.value,
+            top=top,
+        )
     else:
         show(
             log,
             output_format,
             out,
+            wide=wide,
             build=build,
             view_keys=("layer_choices", "tactics"),
             pattern=layer,
@@ -200,9 +239,10 @@ def fusions(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """The network layers fused into each engine layer."""
-    show(log, output_format, out, build=build, view_keys=("fusions",), pattern=layer)
+    show(log, output_format, out, wide=wide, build=build, view_keys=("fusions",), pattern=layer)
 
 
 @app.command()
@@ -211,9 +251,10 @@ def reformats(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Reformat layers: where they were inserted, the formats they convert, what they cost."""
-    show(log, output_format, out, build=build, view_keys=("reformats",))
+    show(log, output_format, out, wide=wide, build=build, view_keys=("reformats",))
 
 
 @app.command()
@@ -222,9 +263,10 @@ def memory(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Memory per layer, then the totals and peaks."""
-    show(log, output_format, out, build=build, view_keys=("memory", "totals"))
+    show(log, output_format, out, wide=wide, build=build, view_keys=("memory", "totals"))
 
 
 @app.command()
@@ -233,24 +275,31 @@ def perf(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """The performance summary, the per-layer profile and, from --exportTimes, the
     per-iteration times."""
-    show(log, output_format, out, build=build, view_keys=("perf", "profile", "times"))
+    show(log, output_format, out, wide=wide, build=build, view_keys=("perf", "profile", "times"))
 
 
 @app.command()
 def layers(
     precision: Annotated[
-        str | None, typer.Option("--precision", help="fp32, fp16, bf16, int8, fp8, ...")
+        Precision | None,
+        typer.Option(
+            "--precision", case_sensitive=False, help="Only the layers of this precision."
+        ),
     ] = None,
     build: BuildOption = "all",
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """The engine's layers with their precision, formats, kernel and profile time."""
-    show(log, output_format, out, build=build, view_keys=("layers",), precision=precision)
+    show(
+        log, output_format, out, wide=wide, build=build, view_keys=("layers",), precision=precision
+    )
 
 
 @app.command()
@@ -259,6 +308,7 @@ def precision(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Which layers run in which precision: per layer, per precision and layer type, the layers
     running wider than the build asked for (FP32 in an INT8 or FP16 build) with TensorRT's
@@ -267,7 +317,7 @@ def precision(
     Example: trtlog precision --log build.log
     """
     keys = ("precision_layers", "precision_counts", "precision_types", "wider", "conversions")
-    show(log, output_format, out, build=build, view_keys=keys)
+    show(log, output_format, out, wide=wide, build=build, view_keys=keys)
 
 
 @app.command()
@@ -276,6 +326,7 @@ def kernels(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """The engine's kernels grouped by what their names say: library, operation, precision,
     tile and tensor-core use, with layer counts and time. Each kernel's whole anatomy is in the
@@ -283,12 +334,15 @@ def kernels(
 
     Example: trtlog kernels --log build.log
     """
-    show(log, output_format, out, build=build, view_keys=("kernels",))
+    show(log, output_format, out, wide=wide, build=build, view_keys=("kernels",))
 
 
 @app.command()
 def warnings(
-    log: LogOption = None, output_format: FormatOption = OutputFormat.table, out: OutOption = None
+    log: LogOption = None,
+    output_format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Warnings and errors, counted per message form."""
-    show(log, output_format, out, ("warnings",))
+    show(log, output_format, out, ("warnings",), wide=wide)

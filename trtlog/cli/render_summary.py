@@ -11,13 +11,27 @@ from rich.text import Text
 from trtlog.parse.summary import Summary
 from trtlog.render.facts import summary_facts
 
+# Written to a file or a pipe, the summary is as wide as its longest line, up to this: every
+# fact is kept whole, one line each.
+_FILE_MAX_WIDTH = 4000
+
 
 def render_summary(summary: Summary, stream: TextIO) -> None:
+    """The summary; a terminal's width folds long facts (a path, the first error), never
+    cropping them; a file or a pipe gets each fact on one line."""
     console = Console(file=stream, highlight=False, soft_wrap=True)
+    known = summary_facts(summary)
+    if not console.is_terminal:
+        labels = max(len(label) for label, _ in known)
+        widest = max(
+            [labels + 2 + len(text) for _, text in known]
+            + [len(form) + 12 for form, _ in summary.commonest_unrecognized]
+        )
+        console.width = min(_FILE_MAX_WIDTH, max(console.width, widest))
     facts = Table.grid(padding=(0, 2))
-    facts.add_column(style="bold")
-    facts.add_column()
-    for label, text in summary_facts(summary):
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column(overflow="fold")
+    for label, text in known:
         facts.add_row(label, Text(text))
     console.print(facts)
 
@@ -31,7 +45,7 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
     if summary.commonest_unrecognized:
         forms = Table(title="Commonest unrecognised lines", title_justify="left")
         forms.add_column("count", justify="right")
-        forms.add_column("form")
+        forms.add_column("form", overflow="fold")
         for form, count in summary.commonest_unrecognized:
             forms.add_row(str(count), Text(form))
         console.print(forms)

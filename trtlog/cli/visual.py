@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trtlog.cli.common import EXIT_BAD_INPUT, OutOption, app, fail
-from trtlog.cli.queries import FormatOption, LogOption, load_build_log, show
+from trtlog.cli.queries import FormatOption, LogOption, WideOption, load_build_log, show
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -57,23 +57,38 @@ def timeline(
     log: LogOption = None,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Where the build's time went: phases in order, the share spent autotuning, and the layers
     that took longest to tune.
 
     Example: trtlog timeline --top 20 --plot timeline.svg
     """
-    build_log = show(log, output_format, out, ("timeline", "tuning_share", "tuning"), top=top)
+    build_log = show(
+        log, output_format, out, ("timeline", "tuning_share", "tuning"), wide=wide, top=top
+    )
     if plot is not None:
         draw("timeline", build_log, plot, top)
 
 
 @app.command()
 def plot(
-    kind: Annotated[PlotKind, typer.Argument(help="What to draw.")],
+    kind: Annotated[
+        PlotKind,
+        typer.Argument(
+            metavar="KIND",
+            help="What to draw: timeline, stages, tactics, profile, memory or precision.",
+        ),
+    ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="FILE.png or FILE.svg (default: <log>.<kind>.png)."),
+        typer.Option(
+            "--out",
+            "-o",
+            help="FILE.png or FILE.svg; by default the log's name and the plot's, in the working"
+            " folder.",
+            show_default="LOG.KIND.png",
+        ),
     ] = None,
     top: TopOption = 20,
     log: LogOption = None,

@@ -4,8 +4,9 @@
 time, layer counts), ``options`` (build, model, inference and system options that differ),
 ``stages`` (layer count stage by stage), ``fusions`` (made by one build only), ``layers``
 (every engine layer paired or not, with what changed), ``reformats``, ``memory`` (totals),
-``timeline`` (seconds per phase), ``perf`` (the performance summary) and ``profile`` (paired
-layers' times, largest regressions first).
+``timeline`` (seconds per phase), ``perf`` (the performance summary, each metric judged
+worse, better or within noise: ``sections.NOISE_PERCENT``) and ``profile`` (paired layers'
+times, largest regressions first).
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class BuildDiff:
         return []
 
 
-def diff_logs(a: BuildLog, b: BuildLog) -> BuildDiff:
+def diff_logs(a: BuildLog, b: BuildLog, noise_percent: float = sections.NOISE_PERCENT) -> BuildDiff:
     layer_changes = sections.layers(a, b)
     result = BuildDiff(a, b)
     result.sections = {
@@ -129,7 +130,7 @@ def diff_logs(a: BuildLog, b: BuildLog) -> BuildDiff:
         "reformats": sections.reformats(layer_changes),
         "memory": sections.memory(a, b),
         "timeline": sections.timeline(a, b),
-        "perf": sections.perf(a, b),
+        "perf": sections.perf(a, b, noise_percent),
         "profile": sections.profile(layer_changes),
     }
     return result

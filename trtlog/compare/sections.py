@@ -24,6 +24,10 @@ LAYER_FACTS = (
 OPTION_SECTIONS = ("Model Options", "Build Options", "Inference Options", "System Options")
 # Performance metrics where a larger value is better; for all others (times) smaller is.
 LARGER_IS_BETTER = ("throughput_qps",)
+# Two runs of one engine differ by about a percent in their timings (clocks, other work on the
+# GPU): a performance figure that moved by less than this many percent is called "within
+# noise", neither worse nor better (``trtlog diff --noise``).
+NOISE_PERCENT = 1.0
 
 
 def _value(value: object) -> object:
@@ -211,9 +215,10 @@ def timeline(a: BuildLog, b: BuildLog) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["item", "a", "b", "changed", "delta", "percent"])
 
 
-def perf(a: BuildLog, b: BuildLog) -> pd.DataFrame:
-    """The performance summary of each log's last run, metric by metric; ``worse`` marks a
-    regression (lower throughput, longer times)."""
+def perf(a: BuildLog, b: BuildLog, noise_percent: float = NOISE_PERCENT) -> pd.DataFrame:
+    """The performance summary of each log's last run, metric by metric; ``verdict`` says
+    "worse" (lower throughput, longer times), "better" or "within noise" (a change of less
+    than ``noise_percent`` percent), and ``worse`` marks a regression beyond the noise."""
 
     def last_run(log: BuildLog) -> dict[str, object]:
         table = log.perf
@@ -226,11 +231,21 @@ def perf(a: BuildLog, b: BuildLog) -> pd.DataFrame:
     rows = []
     for metric in dict.fromkeys([*values_a, *values_b]):
         row = _delta_row(metric, values_a.get(metric), values_b.get(metric))
-        delta = row.get("delta")
-        if isinstance(delta, (int, float)):
-            row["worse"] = delta < 0 if metric in LARGER_IS_BETTER else delta > 0
+        row["verdict"] = _verdict(metric, row.get("delta"), row.get("percent"), noise_percent)
+        if row["verdict"] is not None:
+            row["worse"] = row["verdict"] == "worse"
         rows.append(row)
-    return pd.DataFrame(rows, columns=["item", "a", "b", "changed", "delta", "percent", "worse"])
+    columns = ["item", "a", "b", "changed", "delta", "percent", "verdict", "worse"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _verdict(metric: str, delta: object, percent: object, noise_percent: float) -> str | None:
+    if not isinstance(delta, (int, float)):
+        return None
+    if delta == 0 or (isinstance(percent, (int, float)) and abs(percent) < noise_percent):
+        return "within noise"
+    larger = delta > 0
+    return "better" if larger == (metric in LARGER_IS_BETTER) else "worse"
 
 
 def profile(layer_changes: pd.DataFrame) -> pd.DataFrame:

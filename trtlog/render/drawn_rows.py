@@ -21,8 +21,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-# One cell each, drawn as they are: printable ASCII and "✓" (``cell_text`` of a true flag).
-_PLAIN = frozenset(map(chr, range(0x20, 0x7F))) | {"✓"}
+# One cell each, drawn as they are: printable ASCII, "✓" (``cell_text`` of a true flag) and
+# "…" (where a name was shortened to fit).
+_PLAIN = frozenset(map(chr, range(0x20, 0x7F))) | {"✓", "…"}
 
 
 def _plain(column: Sequence[str]) -> bool:
@@ -42,8 +43,9 @@ def drawn_table(
     if not all(map(_plain, columns)):
         return None
     widest = [max(column, key=len) for column in columns]
+    # A column of a set width (a table fitted to a screen) wraps its header to it.
     widths = [
-        max(cell_len(str(spec.header)), len(cell))
+        spec.width if spec.width is not None else max(cell_len(str(spec.header)), len(cell))
         for spec, cell in zip(table.columns, widest, strict=True)
     ]
     table.add_row(*(Text(cell) for cell in widest))
