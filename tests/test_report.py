@@ -246,3 +246,28 @@ def test_report_command(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "cannot write" in result.output
+
+
+def test_diff_writes_an_html_comparison(tmp_path: Path) -> None:
+    other = SAMPLES / "trtexec_8.x_build.log"
+    target = tmp_path / "diff.html"
+    result = CliRunner().invoke(
+        app, ["diff", str(other), str(SAMPLE), "-f", "html", "-o", str(target)]
+    )
+    assert result.exit_code == 0, result.output
+    html = target.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert f"{other.name} → {SAMPLE.name}" in html
+    headings = re.findall(r"<h2>([^<]*)</h2>", html)
+    # TensorRT 8.x against 10.8: the overview always differs, and so do the engine layers.
+    assert headings[0] == "Overview" and "Engine layers" in headings
+    # The versions side by side: 8.x's log is TensorRT 8.4.3 (line 54), the sample's 10.8.0
+    # (its header, v100800).
+    overview = html.split('<section id="overview">')[1].split("</section>")[0]
+    assert "8.4.3" in overview and "10.8.0" in overview
+    if CHROMIUM is not None:
+        probe, console = probe_in_chromium(html, tmp_path)
+        assert console == [] and probe["overflow"] == 0
+    same = CliRunner().invoke(app, ["diff", str(SAMPLE), str(SAMPLE), "-f", "html"])
+    assert same.exit_code == 0
+    assert "<h2>No differences</h2>" in same.output

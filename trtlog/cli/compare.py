@@ -128,7 +128,8 @@ def diff(
             from trtlog.report.comparison import render_comparison
 
             shown_views = [(name, table) for name, _, table in views]
-            stream.write(render_comparison(Path(a.source).name, Path(b.source).name, shown_views))
+            names = Path(a.source).name, Path(b.source).name
+            stream.write(render_comparison(*names, shown_views, result.differs()))
         else:
             render_views(views, output_format, stream)
         if not result.differs() and output_format is not OutputFormat.json and not html:

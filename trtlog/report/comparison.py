@@ -24,15 +24,17 @@ HEADINGS = {
 }
 
 
-def render_comparison(first: str, second: str, views: list[tuple[str, pd.DataFrame]]) -> str:
+def render_comparison(
+    first: str, second: str, views: list[tuple[str, pd.DataFrame]], differs: bool = True
+) -> str:
     """The page comparing build ``first`` to ``second``: one section per (name, table) of
-    ``views`` (the rows to show, already chosen), a note where there is no difference."""
+    ``views`` (the rows to show, already chosen), and a note when nothing ``differs``."""
     sections = [
         (name, HEADINGS.get(name, name), table(frame, None, "trtlog diff --format csv"))
         for name, frame in views
     ]
-    if not sections:
-        sections = [("same", "No differences", '<p class="note">No differences.</p>')]
+    if not differs:
+        sections += [("same", "No differences", '<p class="note">No differences.</p>')]
     return page(f"TensorRT build comparison — {first} → {second}", sections)
 
 

@@ -38,8 +38,8 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 h1, h2, p, dd, caption { overflow-wrap: anywhere; }
 nav a { margin-right: 1em; display: inline-block; }
-.table-box { overflow: auto; max-height: 32em; max-width: 100%; margin: 0.3em 0 1em;
-             border: 1px solid #ddd; }
+.table-box { overflow: auto; max-height: 32em; width: fit-content; max-width: 100%;
+             margin: 0.3em 0 1em; border: 1px solid #ddd; }
 table { border-collapse: separate; border-spacing: 0; font-size: 0.85em; }
 caption { text-align: left; font-weight: bold; padding: 0.3em 0.5em; }
 th, td { border-right: 1px solid #ddd; border-bottom: 1px solid #ddd; padding: 0.2em 0.5em;
