@@ -132,3 +132,17 @@ def test_parse_draws_nothing_when_standard_error_is_no_terminal(
     result = CliRunner().invoke(app, ["parse", str(SAMPLE), "--no-store"])
     assert result.exit_code == 0
     assert "parsing" not in result.output
+
+
+def test_ingest_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    other = SAMPLES / "trtexec_8.x_build.log"
+    dataset = tmp_path / "dataset"
+    arguments = ["ingest", str(SAMPLE), str(other), "-o", str(dataset), "-j", "1"]
+    code, drawn = _run_on_terminal(arguments, tmp_path)
+    assert code == 0
+    assert "ingesting" in drawn and "2/2" in drawn
+    assert f"added: {SAMPLE}" in drawn
+    quiet = ["ingest", str(SAMPLE), str(other), "-o", str(tmp_path / "again"), "-j", "1", "-q"]
+    code, drawn = _run_on_terminal(quiet, tmp_path)
+    assert code == 0
+    assert "ingesting" not in drawn and "added" not in drawn

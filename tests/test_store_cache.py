@@ -160,5 +160,7 @@ def test_cache_lists_and_cleans(private_store: Path) -> None:
     code, output = invoke("cache", "clean")
     assert code == 0 and output.startswith("removed 2 logs")
     assert entries(private_store) == []
+    code, output = invoke("cache")
+    assert code == 0 and output.startswith("0 logs, 0.0 MiB of 2.0 GiB in ")
     code, output = invoke("stages")
     assert code == 2 and "no log given" in output

@@ -38,12 +38,13 @@ def cache(
 
     root = store_dir()
     kept = kept_logs(root)
-    render(kept, output_format, sys.stdout, f"Parsed logs in {root}")
-    if output_format is OutputFormat.table:
-        total = int(kept["size_bytes"].sum())
-        typer.echo(
-            f"{len(kept)} logs, {_megabytes(total)} of {_megabytes(_limit())} in {root}", err=True
-        )
+    if output_format is not OutputFormat.table:
+        render(kept, output_format, sys.stdout, f"Parsed logs in {root}")
+        return
+    if len(kept):
+        render(kept, output_format, sys.stdout, f"Parsed logs in {root}")
+    total = int(kept["size_bytes"].sum())
+    typer.echo(f"{len(kept)} logs, {_size(total)} of {_size(_limit())} in {root}", err=True)
 
 
 @cache_app.command("dir")
@@ -62,7 +63,7 @@ def cache_clean() -> None:
     root = store_dir()
     removed = clear(root)
     freed = sum(entry.size for entry in removed)
-    typer.echo(f"removed {len(removed)} logs ({_megabytes(freed)}) from {root}", err=True)
+    typer.echo(f"removed {len(removed)} logs ({_size(freed)}) from {root}", err=True)
 
 
 def _limit() -> int:
@@ -75,5 +76,8 @@ def _limit() -> int:
         raise fail(str(error)) from None
 
 
-def _megabytes(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
+def _size(size: int) -> str:
+    """In the binary units that $TRTLOG_CACHE_LIMIT takes."""
+    if size >= 1 << 30:
+        return f"{size / (1 << 30):.1f} GiB"
+    return f"{size / (1 << 20):.1f} MiB"
