@@ -164,3 +164,15 @@ def test_cache_lists_and_cleans(private_store: Path) -> None:
     assert code == 0 and output.startswith("0 logs, 0.0 MiB of 2.0 GiB in ")
     code, output = invoke("stages")
     assert code == 2 and "no log given" in output
+
+
+def test_a_removed_working_directory_still_has_the_last_current_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    assert invoke("parse", str(SAMPLE))[0] == 0
+    code, output = invoke("stages", "-f", "json")
+    assert code == 0 and json.loads(output)[0]["layers"] == 7

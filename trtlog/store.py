@@ -222,10 +222,11 @@ class Store:
         if streamed(sources.log):
             # Read once: the current log is what was parsed, never the stream again.
             sources = replace(sources, log="-", name=sources.name or sources.log)
-        here = Path.cwd().resolve()
-        record = {"sources": _absolute(sources), "key": key, "directory": str(here)}
+        record = {"sources": _absolute(sources), "key": key}
         self.root.mkdir(parents=True, exist_ok=True)
-        _write_json(current_file(self.root, here), record)
+        with contextlib.suppress(FileNotFoundError):  # a working directory that was removed
+            here = Path.cwd().resolve()
+            _write_json(current_file(self.root, here), {**record, "directory": str(here)})
         _write_json(self.root / "current.json", record)
 
     def _fresh_key(self, sources: Sources) -> str | None:

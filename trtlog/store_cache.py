@@ -74,10 +74,12 @@ def current_file(root: Path, directory: Path) -> Path:
 def current_candidates(root: Path, directory: Path | None = None) -> list[Path]:
     """The files to look in for the current log of ``directory`` (default: the working
     directory), nearest first: its own, its parents', then the last log made current."""
-    here = (directory or Path.cwd()).resolve()
-    return [current_file(root, folder) for folder in (here, *here.parents)] + [
-        root / "current.json"
-    ]
+    last = root / "current.json"
+    try:
+        here = (directory or Path.cwd()).resolve()
+    except OSError:  # the working directory was removed
+        return [last]
+    return [current_file(root, folder) for folder in (here, *here.parents)] + [last]
 
 
 @dataclass(frozen=True)

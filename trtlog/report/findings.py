@@ -34,7 +34,9 @@ def findings_section(log: BuildLog) -> str:
         f'<p class="note">{escape(said or "No findings")} '
         "(<code>trtlog check --list</code> says what each rule looks for and why).</p>"
     )
-    return note + intro + table(findings, "Findings", "trtlog check")
+    if findings.empty:
+        return note + intro
+    return note + intro + table(findings, None, "trtlog check")
 
 
 __all__ = ["findings_section"]
