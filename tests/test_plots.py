@@ -142,3 +142,12 @@ def test_tactic_labels_keep_both_ends_of_long_names() -> None:
     assert "…" in first
     assert second == formats  # short enough to stay whole
     assert tactic_label("Conv_0", None) == "Conv_0"
+
+
+@needs_corpus
+def test_memory_plot_leaves_out_a_part_no_layer_holds() -> None:
+    # Every layer of this log has "Device Persistent: 0 bytes"; seven hold scratch memory.
+    log = BuildLog.from_parsed(corpus_log("hackathon_trt10.16.1_trtexec_build_h100.log"))
+    axes = plots.figure("memory", log).axes[0]
+    labels = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert labels == ["host persistent", "scratch"]

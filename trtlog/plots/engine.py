@@ -75,6 +75,8 @@ def memory_figure(log: BuildLog, top: int = 20) -> Figure:
     for index, (part, colour) in enumerate(MEMORY_PARTS.items()):
         values = shown[part].fillna(0).astype(float)
         held = values > 0
+        if not held.any():
+            continue  # no bar, and no legend entry without one
         places = [place + 0.4 - height * (index + 0.5) for place in positions]
         axes.barh(
             [place for place, keep in zip(places, held, strict=True) if keep],
