@@ -115,3 +115,39 @@ def test_stage_lines_of_each_strategy_meet_at_the_stage_names() -> None:
         if x == myelin
     )
     assert at_myelin == [5, 7, 17]
+
+
+def test_memory_plot_shows_small_layers_on_a_log_axis() -> None:
+    from trtlog.parse import parse_file
+
+    figure = plots.figure("memory", BuildLog.from_parsed(parse_file(SAMPLE)))
+    axes = figure.axes[0]
+    assert axes.get_xscale() == "log"
+    # The sample's memory per layer (lines 152-155): each part a layer holds is a bar of its
+    # own, the smallest (/fc/Gemm's 1664 bytes of host memory) inside the axis.
+    widths = sorted(patch.get_width() for patch in axes.patches)
+    assert widths == [1664, 2304, 3200, 3200, 4096, 20480]
+    assert axes.get_xlim()[0] < 1664
+
+
+def test_tactic_labels_keep_both_ends_of_long_names() -> None:
+    from trtlog.plots.build import LABEL_WIDTH, tactic_label
+
+    layer = "/model/encoder/layers.11/self_attention/query_key_value/MatMul_quantize_scale_node"
+    formats = "Half(12288,1,96) -> Half(36864,1,288)"
+    first, second = tactic_label(layer, formats).split("\n")
+    assert len(first) == LABEL_WIDTH
+    # 23 characters from the start, 24 from the end.
+    assert first == "/model/encoder/layers.1…tMul_quantize_scale_node"
+    assert "…" in first
+    assert second == formats  # short enough to stay whole
+    assert tactic_label("Conv_0", None) == "Conv_0"
+
+
+@needs_corpus
+def test_memory_plot_leaves_out_a_part_no_layer_holds() -> None:
+    # Every layer of this log has "Device Persistent: 0 bytes"; seven hold scratch memory.
+    log = BuildLog.from_parsed(corpus_log("hackathon_trt10.16.1_trtexec_build_h100.log"))
+    axes = plots.figure("memory", log).axes[0]
+    labels = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert labels == ["host persistent", "scratch"]

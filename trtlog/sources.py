@@ -221,13 +221,15 @@ def _bounded_copy(source: BinaryIO, target: IO[bytes], limit: int, log: str) -> 
         target.write(data)
 
 
-def parse_sources(sources: Sources, jobs: int = 1) -> ParsedLog:
+def parse_sources(
+    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
+) -> ParsedLog:
     """The log's events followed by the events of each export file; ``jobs`` worker processes
-    parse a large log (see ``trtlog.parse.parallel``)."""
+    parse a large log (see ``trtlog.parse.parallel``). ``on_progress``: as ``read_sources``'s."""
     from trtlog.parse.rows import events_of
 
     items: list[Item] = []
-    parsed = read_sources(sources, items.append, jobs)
+    parsed = read_sources(sources, items.append, jobs, on_progress=on_progress)
     parsed.events = list(events_of(items))
     return parsed
 
@@ -237,10 +239,12 @@ def read_sources(
     sink: Callable[[Item], None],
     jobs: int = 1,
     once_forked: Callable[[], object] | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> ParsedLog:
     """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
-    events. Memory does not grow with the log. ``once_forked``: as ``ParallelParse``'s."""
+    events. Memory does not grow with the log. ``once_forked`` and ``on_progress`` (the
+    bytes of the log read so far): as ``ParallelParse``'s."""
     from trtlog.exports import export_events
     from trtlog.parse import ParsedLog
     from trtlog.parse.capture_times import read_capture
@@ -249,7 +253,7 @@ def read_sources(
     shell = ParsedLog(source=sources.label)
     place: tuple[int | None, int | None, int | None] = (None, None, None)
     if sources.log is not None:
-        parse = ParallelParse(sources.log, jobs, once_forked=once_forked)
+        parse = ParallelParse(sources.log, jobs, once_forked=once_forked, on_progress=on_progress)
         items = parse.items()
         if sources.capture is not None:
             items = read_capture(sources.capture).stamp(items)

@@ -1,12 +1,13 @@
 """The parsed-log store: parse a log once, query its tables many times.
 
-``.trtlog/`` in the working directory (or ``$TRTLOG_STORE``) holds one folder per log content
-(named by a SHA-1 hash of the file's bytes) with the tables as Parquet files, the summary and
-the source's metadata; ``index.json`` maps each log path to its content key together with the
-file's size, modification and change times and inode as they were before it was read, so that a
-changed file is parsed again (the change time moves on every write, whatever the modification
-time was set to); ``current.json`` names the log that query commands use when no ``--log`` is
-given.
+The store (the user's cache directory, or ``$TRTLOG_STORE``: ``trtlog.store_cache``) holds one
+folder per log content (named by a SHA-1 hash of the file's bytes) with the tables as Parquet
+files, the summary and the source's metadata; ``index.json`` maps each log path to its content
+key together with the file's size, modification and change times and inode as they were before
+it was read, so that a changed file is parsed again (the change time moves on every write,
+whatever the modification time was set to); ``current.<directory hash>.json`` names the log that
+query commands use in a working directory when no ``--log`` is given, ``current.json`` the last
+one anywhere.
 
 Every file is written under a name of its own and renamed into place, and a log's folder is
 written whole under a temporary name and then renamed: processes that parse and query at once
@@ -33,6 +34,14 @@ from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary, require_tensorrt_lines
 from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled, streamed
+from trtlog.store_cache import (
+    current_candidates,
+    current_file,
+    evict,
+    mark_used,
+    size_limit,
+    store_dir,
+)
 from trtlog.store_tables import ParquetTables
 from trtlog.store_writing import write_tables
 
@@ -52,10 +61,6 @@ class NoCurrentLog(Exception):
 
 class StoreError(LogSourceError):
     """The store cannot be written (read-only, full, not a folder); the message is one line."""
-
-
-def store_dir() -> Path:
-    return Path(os.environ.get("TRTLOG_STORE", ".trtlog"))
 
 
 def content_key(path: Path) -> str:
@@ -125,7 +130,7 @@ class Store:
             raise self._error(error) from error
 
     def _current_from_input(self, sources: Sources) -> BuildLog:
-        key = str(_read_json(self.root / "current.json").get("key", ""))
+        key = str(self._current_record().get("key", ""))
         if not key or not self._complete(key):
             raise NoCurrentLog(
                 "the current log came from standard input and is no longer stored: parse it "
@@ -199,19 +204,32 @@ class Store:
         return log
 
     def current(self) -> Sources:
-        current = _read_json(self.root / "current.json")
-        recorded = current.get("sources")
+        recorded = self._current_record().get("sources")
         if not isinstance(recorded, dict):
             raise NoCurrentLog("no log given: pass --log PATH, or run `trtlog parse LOG` first")
         return Sources(
             **{key: recorded.get(key) for key in ("log", *EXPORT_KINDS, "capture", "name")}
         )
 
+    def _current_record(self) -> dict[str, Any]:
+        """The current log of the working directory, else of its nearest parent that has one,
+        else the log made current last."""
+        for candidate in current_candidates(self.root):
+            record = _read_json(candidate)
+            if isinstance(record.get("sources"), dict):
+                return record
+        return {}
+
     def _make_current(self, sources: Sources, key: str) -> None:
         if streamed(sources.log):
             # Read once: the current log is what was parsed, never the stream again.
             sources = replace(sources, log="-", name=sources.name or sources.log)
-        _write_json(self.root / "current.json", {"sources": _absolute(sources), "key": key})
+        record = {"sources": _absolute(sources), "key": key}
+        self.root.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):  # a working directory that was removed
+            here = Path.cwd().resolve()
+            _write_json(current_file(self.root, here), {**record, "directory": str(here)})
+        _write_json(self.root / "current.json", record)
 
     def _fresh_key(self, sources: Sources) -> str | None:
         known = _read_json(self.root / "index.json").get(_index_key(sources))
@@ -247,6 +265,7 @@ class Store:
         """Write the folder of ``key`` under a temporary name and rename it into place;
         ``complete=False`` (the log changed while it was read) leaves out ``meta.json``, so
         that the folder serves this one answer and is parsed again next time."""
+        limit = size_limit()
         self.root.mkdir(parents=True, exist_ok=True)
         _sweep(self.root)
         building = _temporary(self.root / key)
@@ -265,6 +284,19 @@ class Store:
             _publish(building, self.root / key)
         finally:
             shutil.rmtree(building, ignore_errors=True)
+        if evict(self.root, limit, keep=key):
+            self._forget_removed()
+
+    def _forget_removed(self) -> None:
+        """Drop the index entries of logs no longer kept."""
+        index = _read_json(self.root / "index.json")
+        kept = {
+            path: known
+            for path, known in index.items()
+            if isinstance(known, dict) and (self.root / str(known.get("key"))).is_dir()
+        }
+        if len(kept) != len(index):
+            _write_json(self.root / "index.json", kept)
 
     def _split_tables(self, readable: Sources) -> bool:
         """Whether two processes build the tables: with more than one job allowed, for a log
@@ -278,6 +310,7 @@ class Store:
     def _open(self, key: str, sources: Sources) -> BuildLog:
         folder = self.root / key
         summary = Summary(**json.loads((folder / "summary.json").read_text()))
+        mark_used(folder)
 
         def reread() -> list[Event]:
             if streamed(sources.log):
@@ -422,4 +455,4 @@ def load(
         raise LogSourceError(str(error)) from None
 
 
-__all__ = ["TABLES", "NoCurrentLog", "Store", "load", "sources_key"]
+__all__ = ["TABLES", "NoCurrentLog", "Store", "load", "sources_key", "store_dir"]

@@ -323,13 +323,17 @@ def import_table_libraries() -> None:
     import pandas  # noqa: F401
 
 
-def stream_build_log(sources: Sources, jobs: int = 1) -> BuildLog:
+def stream_build_log(
+    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
+) -> BuildLog:
     """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
     way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
-    parsed again if asked for."""
+    parsed again if asked for. ``on_progress`` is told the bytes of the log read so far."""
     from trtlog.analysis.stream import TableStream
     from trtlog.sources import parse_sources, read_sources
 
     stream = TableStream()
-    shell = read_sources(sources, stream.feed, jobs, once_forked=import_table_libraries)
+    shell = read_sources(
+        sources, stream.feed, jobs, once_forked=import_table_libraries, on_progress=on_progress
+    )
     return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

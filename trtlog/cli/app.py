@@ -13,7 +13,7 @@ import os
 # isort: off
 from trtlog.cli import parse_command, build_command, watch_command  # noqa: F401
 from trtlog.cli import queries, visual, compare  # noqa: F401
-from trtlog.cli import dataset_commands  # noqa: F401
+from trtlog.cli import dataset_commands, cache_command  # noqa: F401
 from trtlog.cli.common import app
 
 # isort: on

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 
 from trtlog.cli.common import EXIT_BAD_INPUT, EXIT_GATE, OutOption, app, fail
-from trtlog.cli.queries import FormatOption, LogOption, WideOption, load_build_log
+from trtlog.cli.queries import LogOption, WideOption, load_build_log
 from trtlog.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -49,6 +49,16 @@ def _shown(name: str, table: pd.DataFrame, everything: bool) -> pd.DataFrame:
     return table
 
 
+class DiffFormat(str, Enum):
+    """The table formats, and a self-contained HTML page."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+    html = "html"
+
+
 @app.command()
 def diff(
     first: Annotated[
@@ -85,7 +95,10 @@ def diff(
             help="Performance changes smaller than PCT percent are within noise, not worse.",
         ),
     ] = 1.0,
-    output_format: FormatOption = OutputFormat.table,
+    diff_format: Annotated[
+        DiffFormat,
+        typer.Option("--format", "-f", help="table (default), json, csv, markdown or html."),
+    ] = DiffFormat.table,
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
@@ -108,6 +121,8 @@ def diff(
     except FailOnError as error:
         raise fail(str(error)) from None
     titles = f"{Path(a.source).name} → {Path(b.source).name}"
+    html = diff_format is DiffFormat.html
+    output_format = OutputFormat.table if html else OutputFormat(diff_format.value)
     if output_format is OutputFormat.json:
         views = [(name, name, table) for name, table in result.sections.items()]
     else:
@@ -119,8 +134,15 @@ def diff(
     except OSError as error:
         raise fail(f"{out}: cannot write ({error.strerror})", EXIT_BAD_INPUT) from None
     try:
-        render_views(views, output_format, stream, wide=wide, family="diff")
-        if not result.differs() and output_format is not OutputFormat.json:
+        if html:
+            from trtlog.report.comparison import render_comparison
+
+            shown_views = [(name, table) for name, _, table in views]
+            names = Path(a.source).name, Path(b.source).name
+            stream.write(render_comparison(*names, shown_views, result.differs()))
+        else:
+            render_views(views, output_format, stream, wide=wide, family="diff")
+        if not result.differs() and output_format is not OutputFormat.json and not html:
             stream.write("No differences.\n")
     finally:
         if out is not None:

@@ -40,7 +40,9 @@ def ingest(
             "see the log paths.",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per log.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No line per log and no progress bar.")
+    ] = False,
 ) -> None:
     """Parse many logs into one Parquet dataset (a folder per table, partitioned by the log's
     date, one file per log); logs already in it are skipped. A log that cannot be parsed is
@@ -48,21 +50,20 @@ def ingest(
 
     Example: trtlog ingest nightly/ --out builds.parquet --jobs 8
     """
-    from trtlog.dataset import Dataset, LogResult
+    from trtlog.cli.progress import IngestProgress
+    from trtlog.dataset import Dataset
     from trtlog.dataset import ingest as ingest_logs
     from trtlog.dataset.layout import DatasetError
     from trtlog.parse import LogSourceError
     from trtlog.parse.parallel import default_jobs
 
-    def progress(result: LogResult) -> None:
-        if not quiet:
-            status = "failed" if result.error else "added"
-            typer.echo(f"{status}: {result.error or result.source_path}", err=True)
-
-    try:
-        report = ingest_logs(paths, Dataset(out), jobs or default_jobs(), dask, progress)
-    except (LogSourceError, DatasetError) as error:
-        raise fail(str(error)) from None
+    with IngestProgress(quiet) as shown:
+        try:
+            report = ingest_logs(
+                paths, Dataset(out), jobs or default_jobs(), dask, shown.done, shown.start
+            )
+        except (LogSourceError, DatasetError) as error:
+            raise fail(str(error)) from None
     typer.echo(
         f"{len(report.added)} added, {len(report.skipped)} already in {out}, "
         f"{len(report.failed)} failed"

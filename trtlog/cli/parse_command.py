@@ -35,7 +35,7 @@ def parse(
     ] = ParseFormat.summary,
     out: OutOption = None,
     store: Annotated[
-        bool, typer.Option("--store/--no-store", help="Keep the tables in .trtlog/ for queries.")
+        bool, typer.Option("--store/--no-store", help="Keep the tables in the store for queries.")
     ] = True,
     layers: LayersOption = None,
     profile: ProfileOption = None,
@@ -51,6 +51,9 @@ def parse(
             ),
         ),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar while a large log is parsed.")
+    ] = False,
 ) -> None:
     """Parse a TensorRT log into typed events and summarise it; it becomes the current log for
     the query commands (stages, tactics, fusions, ...). LOG may also be a trtexec JSON export
@@ -65,7 +68,9 @@ def parse(
 
     try:
         sources = resolve(log, layers, profile, times)
-        write_parse_output(sources, output_format.value, out, store, jobs or default_parse_jobs())
+        write_parse_output(
+            sources, output_format.value, out, store, jobs or default_parse_jobs(), quiet
+        )
     except LogSourceError as error:
         raise fail(str(error)) from None
     except BrokenPipeError:

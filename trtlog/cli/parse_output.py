@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +13,7 @@ from typing import TextIO
 
 from trtlog.analysis import BuildLog, stream_build_log
 from trtlog.analysis.stream import TableStream
+from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
 from trtlog.parse.reader import open_log
 from trtlog.parse.rows import Item, events_of
@@ -20,6 +21,7 @@ from trtlog.parse.serialize import event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.sources import Sources, parse_sources, read_sources, spooled, streamed
 from trtlog.store import Store, file_stats, sources_key, store_dir
+from trtlog.store_cache import size_limit
 
 
 @contextmanager
@@ -32,11 +34,19 @@ def _output(out: Path | None) -> Iterator[TextIO]:
 
 
 def write_parse_output(
-    sources: Sources, output_format: str, out: Path | None, store: bool, jobs: int = 1
+    sources: Sources,
+    output_format: str,
+    out: Path | None,
+    store: bool,
+    jobs: int = 1,
+    quiet: bool = False,
 ) -> None:
     """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
     (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
-    large log."""
+    large log. A large log's parse shows a progress bar on a terminal unless ``quiet``."""
+    if store:
+        # A bad setting is said before a long parse, not after it.
+        size_limit()
     if sources.log is not None and not streamed(sources.log):
         # Refused from its first bytes (a binary file) before it is hashed whole (a stream
         # is refused as it is copied, ``spooled``).
@@ -47,16 +57,22 @@ def write_parse_output(
         before = _stats_if_readable(sources) if store and not streamed(sources.log) else None
         # The store's key (a hash of the whole file) is worked out on another core meanwhile.
         key = hashing.submit(sources_key, readable) if store else None
+        # Events streamed to a terminal would run through the bar.
+        quiet = quiet or (output_format == "jsonl" and out is None and sys.stdout.isatty())
+        bar = bytes_bar(f"parsing {Path(sources.label).name}", _log_bytes(readable), quiet)
         if output_format == "jsonl":
-            log = _write_jsonl(readable, out, jobs)
+            with bar:
+                log = _write_jsonl(readable, out, jobs, bar.callback)
             require_tensorrt_lines(sources.log, log.summary)
         elif output_format == "json":
-            parsed = parse_sources(readable, jobs)
+            with bar:
+                parsed = parse_sources(readable, jobs, bar.callback)
             log = BuildLog.from_parsed(parsed)
             require_tensorrt_lines(sources.log, log.summary)
             _write_document(parsed, log, out)
         else:
-            log = stream_build_log(readable, jobs)
+            with bar:
+                log = stream_build_log(readable, jobs, bar.callback)
             # Not a log (a README, an empty file): said so, and neither kept nor current.
             require_tensorrt_lines(sources.log, log.summary)
             _settle()
@@ -109,7 +125,19 @@ def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
         stream.write("\n")
 
 
-def _write_jsonl(sources: Sources, out: Path | None, jobs: int) -> BuildLog:
+def _log_bytes(sources: Sources) -> int:
+    """The size of the log file that is parsed (0 where there is none to measure)."""
+    if sources.log is None or streamed(sources.log):
+        return 0
+    try:
+        return Path(sources.log).stat().st_size
+    except OSError:
+        return 0
+
+
+def _write_jsonl(
+    sources: Sources, out: Path | None, jobs: int, on_progress: Callable[[int], None] | None
+) -> BuildLog:
     # Each event is written as soon as it is parsed, then the exports' events; the tables are
     # built along the way.
     tables = TableStream()
@@ -121,5 +149,5 @@ def _write_jsonl(sources: Sources, out: Path | None, jobs: int) -> BuildLog:
                 stream.write(json.dumps(event_to_dict(event), allow_nan=False))
                 stream.write("\n")
 
-        shell = read_sources(sources, write, jobs)
+        shell = read_sources(sources, write, jobs, on_progress=on_progress)
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

@@ -66,8 +66,10 @@ def ingest(
     jobs: int = 1,
     dask_scheduler: str | None = None,
     progress: Callable[[LogResult], None] | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> IngestReport:
-    """Parse the logs in ``paths`` and add those not yet in ``dataset``."""
+    """Parse the logs in ``paths`` and add those not yet in ``dataset``; ``started`` is told
+    how many logs are to be parsed, then ``progress`` gets each one's result."""
     dataset.check_writable()
     report = IngestReport()
     known = dataset.known_ids()
@@ -83,6 +85,8 @@ def ingest(
             continue
         known.add(build_id)
         pending.append(str(path))
+    if started is not None:
+        started(len(pending))
     for result in _run(pending, jobs, dask_scheduler):
         if result.error is not None or result.build_id is None or result.log_date is None:
             report.failed.append((result.source_path, result.error or "no result"))

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import pickle
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, fields
@@ -96,13 +96,17 @@ class ParallelParse:
 
     ``once_forked`` is called once the workers have started, where there are any: work this
     process would otherwise do while no worker runs (the table builders import pandas there,
-    after the fork, so that the workers neither wait for nor carry it)."""
+    after the fork, so that the workers neither wait for nor carry it).
+
+    ``on_progress`` is called now and then with how many bytes of the file have been read
+    (of a gzip file: its compressed bytes), for a progress bar."""
 
     path: str
     jobs: int
     # None: ``PIECE_BYTES``.
     piece_bytes: int | None = None
     once_forked: Callable[[], object] | None = None
+    on_progress: Callable[[int], None] | None = None
     counts: LineCounts = field(default_factory=LineCounts)
     physical_lines: int = 0
     # The (run, build, strategy) the log ended in, once read (see ``fold``).
@@ -128,8 +132,11 @@ class ParallelParse:
 
     def _one_pass(self, stream: BinaryIO) -> Iterator[Item]:
         items = StreamItems()
+        folded = items.folded(stream)
+        if self.on_progress is not None:
+            folded = _reporting(folded, stream, self.on_progress)
         try:
-            self.last_place = yield from items.folded(stream)
+            self.last_place = yield from folded
         except (OSError, EOFError) as error:
             raise LogSourceError(f"{self.path}: read failed ({error})") from error
         self.counts, self.physical_lines = items.parser.counts, items.physical_lines
@@ -160,6 +167,8 @@ class ParallelParse:
                     self.once_forked()
                 self._add_counts(result)
                 yield from result.items
+                if self.on_progress is not None:
+                    self.on_progress(pieces[index].end)
 
     def _add_counts(self, result: PieceResult) -> None:
         self.physical_lines += result.lines
@@ -179,6 +188,43 @@ class ParallelParse:
                         mine.append(list(span))
             else:
                 setattr(total, name, mine + theirs)
+
+
+# Items between two progress reports: a report costs a system call.
+_ITEMS_PER_REPORT = 4096
+
+
+def _reporting(
+    items: Generator[Item, None, Place], stream: BinaryIO, report: Callable[[int], None]
+) -> Generator[Item, None, Place]:
+    """``items``, reporting the file's read position to ``report`` every so many items (the
+    position of the file itself, beneath any buffer or decompression)."""
+    try:
+        descriptor: int | None = stream.fileno()
+    except (OSError, ValueError):
+        descriptor = None
+
+    def position() -> int | None:
+        if descriptor is None:
+            return None
+        try:
+            return os.lseek(descriptor, 0, os.SEEK_CUR)
+        except OSError:  # a pipe: no position
+            return None
+
+    count = 0
+    while True:
+        try:
+            item = next(items)
+        except StopIteration as end:
+            done = position()
+            if done is not None:
+                report(done)
+            return end.value  # type: ignore[no-any-return]
+        yield item
+        count += 1
+        if count % _ITEMS_PER_REPORT == 0 and (done := position()) is not None:
+            report(done)
 
 
 class _PiecesAhead:

@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trtlog.plots import EmptyPlot
-from trtlog.plots.common import bar_height, new_figure, shorten
+from trtlog.plots.common import bar_height, new_figure, shorten_middle
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from trtlog.analysis import BuildLog
+
+# Characters of a tactic-spread label line: at 8 points a label this long takes about a third
+# of the figure's width, and the ends of a name (its block and its operation) stay in it.
+LABEL_WIDTH = 48
 
 
 def stages_figure(log: BuildLog, top: int = 20) -> Figure:
@@ -75,6 +79,15 @@ def _stage_places(passes: list[list[str]]) -> dict[tuple[str, int], int]:
     return {key: place for place, key in enumerate(order)}
 
 
+def tactic_label(layer: object, formats: object) -> str:
+    """A row's label in the tactic spread: the layer, and under it its format combination,
+    each cut in the middle to a readable width."""
+    label = shorten_middle(str(layer), LABEL_WIDTH)
+    if isinstance(formats, str) and formats:
+        label += "\n" + shorten_middle(formats, LABEL_WIDTH)
+    return label
+
+
 def tactics_figure(log: BuildLog, top: int = 20) -> Figure:
     """Every tactic timed for the layers whose chosen tactic is slowest, the chosen one marked."""
     tactics = log.tactics[log.tactics["time_ms"].notna()]
@@ -82,7 +95,8 @@ def tactics_figure(log: BuildLog, top: int = 20) -> Figure:
     if tactics.empty or choices.empty:
         raise EmptyPlot("this log has no timed tactics (a VERBOSE build prints them)")
     slowest = choices.sort_values("best_ms", ascending=False).head(top)
-    figure = new_figure(10, bar_height(len(slowest), per_bar=0.35))
+    # Two lines per label (the layer, then its formats) need the room.
+    figure = new_figure(11, bar_height(len(slowest), per_bar=0.5))
     axes = figure.subplots(1, 1)
     positions = list(range(len(slowest) - 1, -1, -1))
     for position, choice in zip(positions, slowest.itertuples(), strict=True):
@@ -90,11 +104,10 @@ def tactics_figure(log: BuildLog, top: int = 20) -> Figure:
         others = timed[~timed["chosen"]]
         axes.scatter(others["time_ms"], [position] * len(others), s=12, color="#7f7f7f", alpha=0.6)
         axes.scatter([choice.best_ms], [position], s=40, color="#d62728", marker="D", zorder=3)
-    labels = [
-        f"{shorten(str(row.layer), 45)}  [{shorten(str(row.formats), 30)}]"
-        for row in slowest.itertuples()
-    ]
-    axes.set_yticks(positions, labels, fontsize=7)
+    axes.set_yticks(
+        positions, [tactic_label(row.layer, row.formats) for row in slowest.itertuples()]
+    )
+    axes.tick_params(axis="y", labelsize=8)
     axes.set_xscale("log")
     axes.set_xlabel("tactic time (ms, log scale); red: the tactic chosen")
     axes.set_title(f"Tactic spread for the {len(slowest)} slowest layers", fontsize=10)

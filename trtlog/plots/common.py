@@ -46,6 +46,16 @@ def shorten(name: str, width: int = 60) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
+def shorten_middle(name: str, width: int = 48) -> str:
+    """A name that fits ``width`` characters, cut in the middle: layer names of a large network
+    share long prefixes (``/model/layers.11/self_attn/...``) and differ at both ends."""
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    tail = width - 1 - head
+    return f"{name[:head]}…{name[-tail:]}"
+
+
 def bar_height(count: int, per_bar: float = 0.28, least: float = 2.5) -> float:
     """Figure height for ``count`` horizontal bars."""
     return max(least, 1.2 + per_bar * count)

@@ -46,29 +46,64 @@ def _layer_types(log: BuildLog, run: pd.DataFrame) -> pd.Series:
     return run.groupby(kind)["percent"].sum().sort_values(ascending=False)
 
 
+MEMORY_PARTS = {
+    "device_persistent": "#9467bd",
+    "host_persistent": "#8c564b",
+    "scratch": "#e377c2",
+}
+
+
 def memory_figure(log: BuildLog, top: int = 20) -> Figure:
-    """Host persistent, device persistent and scratch memory of the layers that hold most."""
+    """Device persistent, host persistent and scratch memory of the layers that hold most, side
+    by side on a logarithmic axis: memory per layer spans several orders of magnitude, and on
+    a linear axis the small layers' bars would be too thin to see."""
+    from matplotlib.ticker import EngFormatter
+
     memory = log.memory
     if memory.empty:
         raise EmptyPlot("this log has no memory per layer (a VERBOSE build prints it)")
     last = memory[memory["build"] == memory["build"].max()].copy()
-    parts = ["device_persistent", "host_persistent", "scratch"]
+    parts = list(MEMORY_PARTS)
     last["total"] = last[parts].fillna(0).sum(axis=1)
-    shown = last.sort_values("total", ascending=False).head(top)
-    figure = new_figure(10, bar_height(len(shown)))
+    shown = last[last["total"] > 0].sort_values("total", ascending=False).head(top)
+    if shown.empty:
+        raise EmptyPlot("no layer of this log's last build holds memory")
+    figure = new_figure(10, bar_height(len(shown), per_bar=0.4))
     axes = figure.subplots(1, 1)
     positions = list(range(len(shown) - 1, -1, -1))
-    left = pd.Series(0.0, index=shown.index)
-    for part, colour in zip(parts, ("#9467bd", "#8c564b", "#e377c2"), strict=True):
-        values = shown[part].fillna(0).astype(float) / 1024
-        axes.barh(positions, values, left=list(left), color=colour, label=part.replace("_", " "))
-        left += values
+    height = 0.8 / len(parts)
+    for index, (part, colour) in enumerate(MEMORY_PARTS.items()):
+        values = shown[part].fillna(0).astype(float)
+        held = values > 0
+        if not held.any():
+            continue  # no bar, and no legend entry without one
+        places = [place + 0.4 - height * (index + 0.5) for place in positions]
+        axes.barh(
+            [place for place, keep in zip(places, held, strict=True) if keep],
+            values[held],
+            height=height,
+            color=colour,
+            label=part.replace("_", " "),
+        )
+    smallest = float(shown[parts].where(shown[parts] > 0).min().min())
+    axes.set_xscale("log")
+    axes.set_xlim(left=smallest / 2, right=float(shown["total"].max()) * 4)
+    axes.xaxis.set_major_formatter(EngFormatter(unit="B", places=0))
+    for place, total in zip(positions, shown["total"], strict=True):
+        axes.text(float(total) * 1.1, place, _bytes(float(total)), va="center", fontsize=7)
     axes.set_yticks(positions, [shorten(str(name), 55) for name in shown["layer"]], fontsize=7)
-    axes.set_xlabel("KiB")
+    axes.set_xlabel("bytes (log scale); at the right of each layer: its total")
     axes.set_title(f"Memory of the {len(shown)} layers that hold most", fontsize=10)
-    axes.legend(fontsize=8)
-    axes.grid(axis="x", alpha=0.3)
+    axes.legend(fontsize=8, loc="lower right")
+    axes.grid(axis="x", alpha=0.3, which="both")
     return figure
+
+
+def _bytes(size: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size:.0f} B"
 
 
 def precision_figure(log: BuildLog, top: int = 20) -> Figure:

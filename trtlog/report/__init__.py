@@ -1,7 +1,8 @@
 """``trtlog report``: one self-contained HTML file about a build log.
 
-Plots are inlined as SVG; there is no script and nothing is fetched, so the file reads the
-same offline, attached to a ticket or opened years later.
+Plots are inlined as SVG and the little script that sorts and filters the tables is inlined
+too; nothing is fetched, so the file reads the same offline, attached to a ticket or opened
+years later.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from trtlog.analysis import queries
 from trtlog.render.facts import summary_facts
+from trtlog.report.findings import findings_section
 from trtlog.report.page import facts, page, svg, table
 
 if TYPE_CHECKING:
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 # Section headings, in order; a test looks for each of them in the rendered page.
 SECTIONS = {
     "summary": "Summary",
+    "findings": "Findings",
     "stages": "Layer count per stage",
     "timeline": "Timeline",
     "tactics": "Tactic decisions",
@@ -38,6 +41,7 @@ def write_report(log: BuildLog, path: str | Path, top: int = 20) -> None:
 def render_report(log: BuildLog, top: int = 20) -> str:
     bodies = {
         "summary": facts(summary_facts(log.summary)),
+        "findings": findings_section(log),
         "stages": _plot("stages", log, top) + table(queries.stages_view(log)),
         "timeline": _plot("timeline", log, top)
         + table(queries.tuning_share_view(log), "Share of each build spent autotuning")
