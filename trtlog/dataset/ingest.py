@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trtlog.dataset.extract import LogResult, content_id, extract_log
-from trtlog.dataset.layout import Dataset
+from trtlog.dataset.layout import Dataset, new_run_name
+from trtlog.dataset.writer import RunWriter
 from trtlog.parse import LogSourceError
 from trtlog.processes import die_with_parent, prepare
 
@@ -34,6 +35,8 @@ class IngestReport:
     skipped: list[str] = field(default_factory=list)
     # (path, one-line reason) of each log that could not be parsed.
     failed: list[tuple[str, str]] = field(default_factory=list)
+    # The files the run published.
+    files: list[Path] = field(default_factory=list)
 
 
 def find_logs(paths: Iterable[str]) -> list[Path]:
@@ -67,30 +70,38 @@ def ingest(
     dask_scheduler: str | None = None,
     progress: Callable[[LogResult], None] | None = None,
 ) -> IngestReport:
-    """Parse the logs in ``paths`` and add those not yet in ``dataset``."""
-    dataset.check_writable()
+    """Parse the logs in ``paths`` and add those not yet in ``dataset``, as one run: at most one
+    new file per table and partition, published together at the end."""
+    logs = find_logs(paths)
     report = IngestReport()
-    known = dataset.known_ids()
-    pending: list[str] = []
-    for path in find_logs(paths):
+    with dataset.locked():
+        known = dataset.known_ids()
+        pending: list[str] = []
+        for path in logs:
+            try:
+                build_id = content_id(str(path))
+            except LogSourceError as error:
+                report.failed.append((str(path), str(error)))
+                continue
+            if build_id in known:
+                report.skipped.append(str(path))
+                continue
+            known.add(build_id)
+            pending.append(str(path))
+        writer = RunWriter(dataset, new_run_name())
         try:
-            build_id = content_id(str(path))
-        except LogSourceError as error:
-            report.failed.append((str(path), str(error)))
-            continue
-        if build_id in known:
-            report.skipped.append(str(path))
-            continue
-        known.add(build_id)
-        pending.append(str(path))
-    for result in _run(pending, jobs, dask_scheduler):
-        if result.error is not None or result.build_id is None or result.log_date is None:
-            report.failed.append((result.source_path, result.error or "no result"))
-        else:
-            dataset.add(result.build_id, result.log_date, result.tables)
-            report.added.append(result.source_path)
-        if progress is not None:
-            progress(result)
+            for result in _run(pending, jobs, dask_scheduler):
+                if result.error is not None or result.build_id is None or result.log_date is None:
+                    report.failed.append((result.source_path, result.error or "no result"))
+                else:
+                    writer.add(result.log_date.isoformat(), result.tables)
+                    report.added.append(result.source_path)
+                if progress is not None:
+                    progress(result)
+            report.files = writer.publish()
+        except BaseException:
+            writer.discard()
+            raise
     return report
 
 
