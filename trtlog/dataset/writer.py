@@ -82,8 +82,10 @@ class RunWriter:
         parts = [part for key in sorted(self._parts, key=_builds_last) for part in self._parts[key]]
         for part in parts:
             part.close()
-        self.dataset.publish([(temporary_path(part.final), part.final) for part in parts], [])
+        # From here the files are the journal's: a failure while publishing leaves them for the
+        # next run to finish publishing, never to be discarded.
         self._parts.clear()
+        self.dataset.publish([(temporary_path(part.final), part.final) for part in parts], [])
         return [part.final for part in parts]
 
     def discard(self) -> None:
