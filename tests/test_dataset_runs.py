@@ -3,6 +3,8 @@ together; runs at once, runs cut short, and ``compact``."""
 
 from __future__ import annotations
 
+import importlib
+import os
 import shutil
 import signal
 import subprocess
@@ -17,10 +19,12 @@ from typer.testing import CliRunner
 
 from tests.conftest import CORPUS_LOGS, REPO, SAMPLES, needs_corpus
 from trtlog.cli.app import app
-from trtlog.dataset import Dataset, ingest, writer
+from trtlog.dataset import Dataset, LogResult, extract_log, ingest, writer
 from trtlog.dataset.compact import compact
 from trtlog.dataset.layout import PARTITION
 
+# The module (the package exports its function of the same name).
+ingest_module = importlib.import_module("trtlog.dataset.ingest")
 SAMPLE_8X = SAMPLES / "trtexec_8.x_build.log"
 # trtexec_8.x_build.log is dated by its stamps ("[06/14/2023-...]"): every table of it, and of
 # its variants below, lands in this partition.
@@ -177,6 +181,28 @@ def test_two_ingests_at_once_add_each_log_once(tmp_path: Path) -> None:
     )
     builds = snapshot(root)["builds"]
     assert len(builds) == 4 and builds["build_id"].is_unique
+
+
+def extract_or_die(path: str) -> LogResult:
+    """The worker's job, except that a log named crash.log kills its process."""
+    if Path(path).name == "crash.log":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return extract_log(path)
+
+
+def test_a_log_that_kills_its_worker_is_reported_and_the_rest_ingested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logs = variants(tmp_path / "logs", ["v8403", "v8404", "v8405", "v8406", "v8407"])
+    (logs / "crash.log").write_text(SAMPLE_8X.read_text().replace("v8403", "v9999"))
+    monkeypatch.setattr(ingest_module, "extract_log", extract_or_die)
+    report = ingest([str(logs)], Dataset(tmp_path / "dataset"), jobs=2)
+    assert sorted(Path(path).name for path in report.added) == [
+        f"{version}.log" for version in ("v8403", "v8404", "v8405", "v8406", "v8407")
+    ]
+    ((failed, reason),) = report.failed
+    assert Path(failed).name == "crash.log" and "ended abruptly" in reason
+    assert len(snapshot(tmp_path / "dataset")["builds"]) == 5
 
 
 @needs_corpus

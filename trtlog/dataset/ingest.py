@@ -12,6 +12,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,22 +110,54 @@ def _run(paths: list[str], jobs: int, dask_scheduler: str | None) -> Iterator[Lo
     if dask_scheduler is not None:
         yield from _on_dask(paths, dask_scheduler)
     elif jobs > 1 and len(paths) > 1:
-        prepare()
-        # Forked, as the parallel parse's workers: their parent is this process (a forkserver
-        # or spawn would put another process in between).
-        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=context,
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            futures = [pool.submit(extract_log, path) for path in paths]
-            for future in as_completed(futures):
-                yield future.result()
+        yield from _in_processes(paths, jobs)
     else:
         for path in paths:
             yield extract_log(path)
+
+
+def _in_processes(paths: list[str], jobs: int) -> Iterator[LogResult]:
+    """Parse in worker processes. A worker that dies (killed, out of memory, a crash in native
+    code) takes the pool down with every log it had not finished: those are tried again, and a
+    log whose worker died twice is tried alone, so that only the log that kills its worker is
+    reported, and the run goes on."""
+    prepare()
+    tries = dict.fromkeys(paths, 0)
+    while tries:
+        alone = [path for path, count in tries.items() if count >= 2]
+        together = [path for path in tries if path not in alone]
+        batches = [(together, jobs)] if together else [([path], 1) for path in alone]
+        for batch, workers in batches:
+            for path, result in _pool_results(batch, workers):
+                if result is not None:
+                    del tries[path]
+                    yield result
+                elif tries[path] >= 2:
+                    del tries[path]
+                    yield LogResult(
+                        str(Path(path).resolve()),
+                        error=f"{path}: the process parsing it ended abruptly (a crash, or "
+                        "killed for memory)",
+                    )
+                else:
+                    tries[path] += 1
+
+
+def _pool_results(paths: list[str], workers: int) -> Iterator[tuple[str, LogResult | None]]:
+    """Each log's result, or None where its worker process died."""
+    # Forked, as the parallel parse's workers: their parent is this process (a forkserver or
+    # spawn would put another process in between).
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(paths)),
+        mp_context=context,
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
+        futures = {pool.submit(extract_log, path): path for path in paths}
+        for future in as_completed(futures):
+            died = isinstance(future.exception(), BrokenProcessPool)
+            yield futures[future], None if died else future.result()
 
 
 def _on_dask(paths: list[str], scheduler: str) -> Iterator[LogResult]:
