@@ -205,6 +205,39 @@ def test_a_log_that_kills_its_worker_is_reported_and_the_rest_ingested(
     assert len(snapshot(tmp_path / "dataset")["builds"]) == 5
 
 
+def extract_or_raise(path: str) -> LogResult:
+    """The worker's job, except that a log named crash.log fails on the worker."""
+    if Path(path).name == "crash.log":
+        raise MemoryError("no room for crash.log")
+    return extract_log(path)
+
+
+def test_a_log_that_fails_on_the_dask_cluster_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    cloudpickle = pytest.importorskip("cloudpickle")
+    # The cluster's worker processes get the function itself, as they would not find this
+    # test module.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    logs = variants(tmp_path / "logs", ["v8403", "v8404"])
+    (logs / "crash.log").write_text(SAMPLE_8X.read_text().replace("v8403", "v9999"))
+    monkeypatch.setattr(ingest_module, "extract_log", extract_or_raise)
+    try:
+        with distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster:
+            report = ingest(
+                [str(logs)], Dataset(tmp_path / "dataset"), dask_scheduler=cluster.scheduler_address
+            )
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    assert sorted(Path(path).name for path in report.added) == ["v8403.log", "v8404.log"]
+    ((failed, reason),) = report.failed
+    assert failed == str(logs / "crash.log")
+    assert reason.endswith("failed on the cluster (MemoryError: no room for crash.log)")
+
+
 @needs_corpus
 def test_sigterm_stops_every_worker(tmp_path: Path) -> None:
     psutil = pytest.importorskip("psutil")

@@ -173,8 +173,15 @@ def _on_dask(paths: list[str], scheduler: str) -> Iterator[LogResult]:
     with client:
         # pure=False: a log changed on disk under the same path is parsed again.
         futures = client.map(extract_log, paths, pure=False)
-        for _, result in dask_completed(futures, with_results=True):
-            yield result
+        named = dict(zip((future.key for future in futures), paths, strict=True))
+        # A task that failed on the cluster (its workers died, KilledWorker) is one failed log.
+        for future in dask_completed(futures):
+            if future.status == "error":
+                path, failure = named[future.key], future.exception()
+                reason = f"{path}: failed on the cluster ({type(failure).__name__}: {failure})"
+                yield LogResult(path, error=" ".join(reason.split()))
+            else:
+                yield future.result()
 
 
 __all__ = ["LOG_SUFFIXES", "IngestReport", "find_logs", "ingest"]
