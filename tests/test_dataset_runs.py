@@ -183,11 +183,11 @@ def test_two_ingests_at_once_add_each_log_once(tmp_path: Path) -> None:
     assert len(builds) == 4 and builds["build_id"].is_unique
 
 
-def extract_or_die(path: str) -> LogResult:
+def extract_or_die(path: str, build_id: str | None = None) -> LogResult:
     """The worker's job, except that a log named crash.log kills its process."""
     if Path(path).name == "crash.log":
         os.kill(os.getpid(), signal.SIGKILL)
-    return extract_log(path)
+    return extract_log(path, build_id)
 
 
 def test_a_log_that_kills_its_worker_is_reported_and_the_rest_ingested(
@@ -205,11 +205,11 @@ def test_a_log_that_kills_its_worker_is_reported_and_the_rest_ingested(
     assert len(snapshot(tmp_path / "dataset")["builds"]) == 5
 
 
-def extract_or_raise(path: str) -> LogResult:
+def extract_or_raise(path: str, build_id: str | None = None) -> LogResult:
     """The worker's job, except that a log named crash.log fails on the worker."""
     if Path(path).name == "crash.log":
         raise MemoryError("no room for crash.log")
-    return extract_log(path)
+    return extract_log(path, build_id)
 
 
 def test_a_log_that_fails_on_the_dask_cluster_is_reported(

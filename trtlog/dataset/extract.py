@@ -100,11 +100,12 @@ def content_id(path: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def extract_log(path: str) -> LogResult:
-    """Parse one log and return its tables with the metadata columns."""
+def extract_log(path: str, build_id: str | None = None) -> LogResult:
+    """Parse one log and return its tables with the metadata columns; ``build_id``: its
+    ``content_id`` where the caller has it already."""
     source = str(Path(path).resolve())
     try:
-        build_id = content_id(path)
+        build_id = build_id or content_id(path)
         first_stamp: list[datetime] = []
 
         stream = TableStream()

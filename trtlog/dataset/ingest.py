@@ -77,7 +77,7 @@ def ingest(
     report = IngestReport()
     with dataset.locked():
         known = dataset.known_ids()
-        pending: list[str] = []
+        pending: dict[str, str] = {}  # path -> build id
         for path in logs:
             try:
                 build_id = content_id(str(path))
@@ -88,7 +88,7 @@ def ingest(
                 report.skipped.append(str(path))
                 continue
             known.add(build_id)
-            pending.append(str(path))
+            pending[str(path)] = build_id
         writer = RunWriter(dataset, new_run_name())
         try:
             for result in _run(pending, jobs, dask_scheduler):
@@ -106,17 +106,17 @@ def ingest(
     return report
 
 
-def _run(paths: list[str], jobs: int, dask_scheduler: str | None) -> Iterator[LogResult]:
+def _run(paths: dict[str, str], jobs: int, dask_scheduler: str | None) -> Iterator[LogResult]:
     if dask_scheduler is not None:
         yield from _on_dask(paths, dask_scheduler)
     elif jobs > 1 and len(paths) > 1:
         yield from _in_processes(paths, jobs)
     else:
-        for path in paths:
-            yield extract_log(path)
+        for path, build_id in paths.items():
+            yield extract_log(path, build_id)
 
 
-def _in_processes(paths: list[str], jobs: int) -> Iterator[LogResult]:
+def _in_processes(paths: dict[str, str], jobs: int) -> Iterator[LogResult]:
     """Parse in worker processes. A worker that dies (killed, out of memory, a crash in native
     code) takes the pool down with every log it had not finished: those are tried again, and a
     log whose worker died twice is tried alone, so that only the log that kills its worker is
@@ -128,7 +128,7 @@ def _in_processes(paths: list[str], jobs: int) -> Iterator[LogResult]:
         together = [path for path in tries if path not in alone]
         batches = [(together, jobs)] if together else [([path], 1) for path in alone]
         for batch, workers in batches:
-            for path, result in _pool_results(batch, workers):
+            for path, result in _pool_results({path: paths[path] for path in batch}, workers):
                 if result is not None:
                     del tries[path]
                     yield result
@@ -143,7 +143,7 @@ def _in_processes(paths: list[str], jobs: int) -> Iterator[LogResult]:
                     tries[path] += 1
 
 
-def _pool_results(paths: list[str], workers: int) -> Iterator[tuple[str, LogResult | None]]:
+def _pool_results(paths: dict[str, str], workers: int) -> Iterator[tuple[str, LogResult | None]]:
     """Each log's result, or None where its worker process died."""
     # Forked, as the parallel parse's workers: their parent is this process (a forkserver or
     # spawn would put another process in between).
@@ -154,13 +154,13 @@ def _pool_results(paths: list[str], workers: int) -> Iterator[tuple[str, LogResu
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     ) as pool:
-        futures = {pool.submit(extract_log, path): path for path in paths}
+        futures = {pool.submit(extract_log, path, paths[path]): path for path in paths}
         for future in as_completed(futures):
             died = isinstance(future.exception(), BrokenProcessPool)
             yield futures[future], None if died else future.result()
 
 
-def _on_dask(paths: list[str], scheduler: str) -> Iterator[LogResult]:
+def _on_dask(paths: dict[str, str], scheduler: str) -> Iterator[LogResult]:
     try:
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
@@ -172,7 +172,7 @@ def _on_dask(paths: list[str], scheduler: str) -> Iterator[LogResult]:
         raise LogSourceError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from error
     with client:
         # pure=False: a log changed on disk under the same path is parsed again.
-        futures = client.map(extract_log, paths, pure=False)
+        futures = client.map(extract_log, list(paths), list(paths.values()), pure=False)
         named = dict(zip((future.key for future in futures), paths, strict=True))
         # A task that failed on the cluster (its workers died, KilledWorker) is one failed log.
         for future in dask_completed(futures):
