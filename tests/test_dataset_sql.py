@@ -67,7 +67,9 @@ def test_extensions_and_settings_cannot_be_changed(dataset: Path) -> None:
 def test_allow_files_lifts_the_confinement(dataset: Path, tmp_path: Path) -> None:
     outside = tmp_path / "numbers.csv"
     outside.write_text("n\n1\n2\n")
-    code, stdout, _ = run_query(dataset, f"SELECT sum(n)::INTEGER AS n FROM '{outside}'", "--allow-files")
+    code, stdout, _ = run_query(
+        dataset, f"SELECT sum(n)::INTEGER AS n FROM '{outside}'", "--allow-files"
+    )
     assert code == 0 and stdout.split() == ["n", "3"]
     assert_refused(*run_query(dataset, f"SELECT sum(n)::INTEGER AS n FROM '{outside}'"))
 

@@ -93,6 +93,8 @@ class Dataset:
     def publish(self, renames: list[tuple[Path, Path]], removals: list[Path]) -> None:
         """Move each written temporary file to its place and remove ``removals``, as one step
         that a crash cannot leave half done. Called with the lock held."""
+        if not renames and not removals:
+            return
         journals = self.root / _JOURNALS
         journals.mkdir(exist_ok=True)
         journal = journals / f"{uuid.uuid4().hex}.json"
