@@ -238,6 +238,28 @@ def test_a_log_that_fails_on_the_dask_cluster_is_reported(
     assert reason.endswith("failed on the cluster (MemoryError: no room for crash.log)")
 
 
+def test_a_run_waits_for_the_one_that_holds_the_dataset(tmp_path: Path) -> None:
+    root = tmp_path / "dataset"
+    root.mkdir()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from filelock import FileLock; lock = FileLock(sys.argv[1]); "
+            "lock.acquire(); print('held', flush=True); time.sleep(2)",
+            str(root / "_lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    result = CliRunner().invoke(app, ["ingest", str(SAMPLE_8X), "--out", str(root), "-q"])
+    assert holder.wait(timeout=30) == 0
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"waiting for another run on {root} to end\n"
+    assert len(Dataset(root).known_ids()) == 1
+
+
 @needs_corpus
 def test_sigterm_stops_every_worker(tmp_path: Path) -> None:
     psutil = pytest.importorskip("psutil")

@@ -67,8 +67,11 @@ def ingest(
             status = "failed" if result.error else "added"
             typer.echo(f"{status}: {result.error or result.source_path}", err=True)
 
+    def waiting() -> None:
+        typer.echo(f"waiting for another run on {out} to end", err=True)
+
     try:
-        report = ingest_logs(paths, Dataset(out), jobs or default_jobs(), dask, progress)
+        report = ingest_logs(paths, Dataset(out), jobs or default_jobs(), dask, progress, waiting)
     except (LogSourceError, DatasetError) as error:
         raise fail(str(error)) from None
     typer.echo(
@@ -160,8 +163,11 @@ def compact(dataset: DatasetArgument) -> None:
     from trtlog.dataset.compact import compact as compact_dataset
     from trtlog.dataset.layout import DatasetError
 
+    def waiting() -> None:
+        typer.echo(f"waiting for another run on {dataset} to end", err=True)
+
     try:
-        report = compact_dataset(Dataset(dataset))
+        report = compact_dataset(Dataset(dataset), waiting)
     except DatasetError as error:
         raise fail(str(error)) from None
     typer.echo(f"{len(report.merged)} files merged into {len(report.written)}")

@@ -9,6 +9,7 @@ both.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,12 +25,13 @@ class CompactReport:
     written: list[Path] = field(default_factory=list)  # the files that replaced them
 
 
-def compact(dataset: Dataset) -> CompactReport:
-    """Merge every partition's files into one, for every table of ``dataset``."""
+def compact(dataset: Dataset, waiting: Callable[[], None] | None = None) -> CompactReport:
+    """Merge every partition's files into one, for every table of ``dataset``; ``waiting`` is
+    called when an ingest run holds the dataset and this one has to wait for it."""
     dataset.check_readable()
     report = CompactReport()
     stem = new_run_name("compact")
-    with dataset.locked():
+    with dataset.locked(waiting):
         renames: list[tuple[Path, Path]] = []
         try:
             for table in dataset.tables():

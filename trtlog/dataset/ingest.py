@@ -70,12 +70,14 @@ def ingest(
     jobs: int = 1,
     dask_scheduler: str | None = None,
     progress: Callable[[LogResult], None] | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> IngestReport:
     """Parse the logs in ``paths`` and add those not yet in ``dataset``, as one run: at most one
-    new file per table and partition, published together at the end."""
+    new file per table and partition, published together at the end. Runs into one dataset
+    take turns; ``waiting`` is called when this one has to wait for another."""
     logs = find_logs(paths)
     report = IngestReport()
-    with dataset.locked():
+    with dataset.locked(waiting):
         known = dataset.known_ids()
         pending: dict[str, str] = {}  # path -> build id
         for path in logs:

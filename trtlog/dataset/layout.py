@@ -16,7 +16,7 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -80,15 +80,24 @@ class Dataset:
         )
 
     @contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the dataset's lock (waiting for another run to end), finishing or clearing
-        what a run cut short left behind."""
-        from filelock import FileLock
+    def locked(self, waiting: Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold the dataset's lock, finishing or clearing what a run cut short left behind.
+        While another run holds it, wait for it to end, calling ``waiting`` first."""
+        from filelock import FileLock, Timeout
 
         self.check_writable()
-        with FileLock(self.root / _LOCK):
+        lock = FileLock(self.root / _LOCK)
+        try:
+            lock.acquire(blocking=False)
+        except Timeout:
+            if waiting is not None:
+                waiting()
+            lock.acquire()
+        try:
             self._recover()
             yield
+        finally:
+            lock.release()
 
     def publish(self, renames: list[tuple[Path, Path]], removals: list[Path]) -> None:
         """Move each written temporary file to its place and remove ``removals``, as one step
