@@ -1,8 +1,9 @@
 """One file per table and partition for a whole run, written as the logs' rows arrive.
 
-Rows are gathered per table and partition and written in row groups of ``ROW_GROUP_ROWS`` (the
-size DuckDB, Spark and Polars scan well), so a table of many small logs is a few large groups
-and a large log's table is split into several. A file is opened only once its first group is
+Rows are gathered per table and partition and written in row groups of ``ROW_GROUP_ROWS`` (about
+DuckDB's own row group: large enough that a scan reads few groups, small enough that a filter
+skips most of them by their statistics), so a table of many small logs is a few large groups and
+a large log's table is split into several. A file is opened only once its first group is
 full; the rest of the rows are written when the run finishes, so a run holds at most one group
 of rows per table and partition in memory.
 """
