@@ -86,6 +86,20 @@ def test_large_tables_are_written_in_row_groups(
     assert groups == [4, 4, 4, 3]
 
 
+def test_rows_waiting_past_the_memory_bound_are_written_as_smaller_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "PENDING_BYTES", 1)
+    logs = variants(tmp_path / "logs", ["v8403", "v8404", "v8405"])
+    root = tmp_path / "dataset"
+    ingest([str(logs)], Dataset(root))
+    (choices,) = partition_files(root)["choices"]
+    metadata = pq.read_metadata(choices)
+    # Each log's five choices written as soon as they arrive, still into the run's one file.
+    groups = [metadata.row_group(index).num_rows for index in range(metadata.num_row_groups)]
+    assert groups == [5, 5, 5]
+
+
 def test_a_new_run_adds_files_and_never_rewrites_old_ones(tmp_path: Path) -> None:
     root = tmp_path / "dataset"
     ingest([str(variants(tmp_path / "first", ["v8403"]))], Dataset(root))

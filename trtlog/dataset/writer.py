@@ -4,8 +4,9 @@ Rows are gathered per table and partition and written in row groups of ``ROW_GRO
 DuckDB's own row group: large enough that a scan reads few groups, small enough that a filter
 skips most of them by their statistics), so a table of many small logs is a few large groups and
 a large log's table is split into several. A file is opened only once its first group is
-full; the rest of the rows are written when the run finishes, so a run holds at most one group
-of rows per table and partition in memory.
+full; the rest of the rows are written when the run finishes. A run holds at most one group of
+rows per table and partition in memory, and no more than ``PENDING_BYTES`` in all: past that,
+the part holding most is written as a smaller group.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pyarrow.parquet as pq
 from trtlog.dataset.layout import BUILDS, Dataset, temporary_path
 
 ROW_GROUP_ROWS = 128 * 1024
+PENDING_BYTES = 512 * 1024 * 1024
 COMPRESSION = "zstd"
 
 
@@ -30,13 +32,21 @@ class PartFile:
     schema: pa.Schema
     pending: list[pa.Table] = field(default_factory=list)
     pending_rows: int = 0
+    pending_bytes: int = 0
     writer: pq.ParquetWriter | None = None
 
     def add(self, table: pa.Table) -> None:
-        self.pending.append(conform(table, self.schema))
-        self.pending_rows += table.num_rows
+        rows = conform(table, self.schema)
+        self.pending.append(rows)
+        self.pending_rows += rows.num_rows
+        self.pending_bytes += rows.nbytes
         if self.pending_rows >= ROW_GROUP_ROWS:
             self._flush(whole_groups_only=True)
+
+    def flush(self) -> None:
+        """Write what is waiting, a group smaller than ``ROW_GROUP_ROWS`` if need be."""
+        if self.pending_rows:
+            self._flush(whole_groups_only=False)
 
     def close(self) -> None:
         if self.pending_rows or self.writer is None:
@@ -54,6 +64,7 @@ class PartFile:
         self.writer.write_table(rows.slice(0, rows.num_rows - keep), row_group_size=ROW_GROUP_ROWS)
         self.pending = [rows.slice(rows.num_rows - keep)] if keep else []
         self.pending_rows = keep
+        self.pending_bytes = sum(table.nbytes for table in self.pending)
 
 
 class RunWriter:
@@ -77,6 +88,16 @@ class RunWriter:
                 part = PartFile(final, table.schema)
                 parts.append(part)
             part.add(table)
+        self._bound_memory()
+
+    def _bound_memory(self) -> None:
+        parts = [part for parts in self._parts.values() for part in parts]
+        waiting = sum(part.pending_bytes for part in parts)
+        for part in sorted(parts, key=lambda part: part.pending_bytes, reverse=True):
+            if waiting <= PENDING_BYTES:
+                break
+            waiting -= part.pending_bytes
+            part.flush()
 
     def publish(self) -> list[Path]:
         """Close every file and publish them together, ``builds`` last. The files written."""
@@ -125,4 +146,4 @@ def _builds_last(key: tuple[str, str]) -> tuple[bool, str, str]:
     return (key[0] == BUILDS, *key)
 
 
-__all__ = ["ROW_GROUP_ROWS", "PartFile", "RunWriter", "conform", "fits"]
+__all__ = ["PENDING_BYTES", "ROW_GROUP_ROWS", "PartFile", "RunWriter", "conform", "fits"]
