@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 DatasetArgument = Annotated[Path, typer.Argument(help="The dataset folder (see trtlog ingest).")]
+AllowFilesOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-files",
+        help="Let the SQL read and write any file and load extensions (by default it reads "
+        "the dataset's files only).",
+    ),
+]
 FormatOption = Annotated[
     OutputFormat, typer.Option("--format", "-f", help="table (default), json, csv or markdown.")
 ]
@@ -45,8 +53,8 @@ def ingest(
     ] = False,
 ) -> None:
     """Parse many logs into one Parquet dataset (a folder per table, partitioned by the log's
-    date, one file per log); logs already in it are skipped. A log that cannot be parsed is
-    reported and skipped; the exit status is 2 if any was.
+    date, one file per table and partition for each run); logs already in it are skipped. A
+    log that cannot be parsed is reported and skipped; the exit status is 2 if any was.
 
     Example: trtlog ingest nightly/ --out builds.parquet --jobs 8
     """
@@ -57,10 +65,19 @@ def ingest(
     from trtlog.parse import LogSourceError
     from trtlog.parse.parallel import default_jobs
 
+    def waiting() -> None:
+        typer.echo(f"waiting for another run on {out} to end", err=True)
+
     with IngestProgress(quiet) as shown:
         try:
             report = ingest_logs(
-                paths, Dataset(out), jobs or default_jobs(), dask, shown.done, shown.start
+                paths,
+                Dataset(out),
+                jobs or default_jobs(),
+                dask,
+                progress=shown.done,
+                started=shown.start,
+                waiting=waiting,
             )
         except (LogSourceError, DatasetError) as error:
             raise fail(str(error)) from None
@@ -80,17 +97,23 @@ def query(
     sql: Annotated[str, typer.Argument(help="SQL over the tables (builds, tactics, ...).")],
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    allow_files: AllowFilesOption = False,
 ) -> None:
     """Run SQL (DuckDB) over a dataset: every table is a view of the same name, with the
     columns build_id, source_path, tensorrt_version, gpu, model, precision_flags and log_date
-    on every row.
+    on every row. The SQL reads the dataset's files and no others unless --allow-files.
 
     Example: trtlog query nightly "SELECT model, avg(build_seconds) FROM builds GROUP BY model"
     """
     from trtlog.dataset import Dataset
     from trtlog.dataset.sql import query as run_query
 
-    _show(lambda: run_query(Dataset(dataset), sql), output_format, out, "query")
+    _show(
+        lambda: run_query(Dataset(dataset), sql, allow_files=allow_files),
+        output_format,
+        out,
+        "query",
+    )
 
 
 @app.command()
@@ -98,13 +121,14 @@ def trends(
     dataset: DatasetArgument,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    allow_files: AllowFilesOption = False,
 ) -> None:
     """Build time, engine latency and FP32 fallback count per model, TensorRT version and GPU,
     day by day."""
     from trtlog.dataset import Dataset
     from trtlog.dataset.sql import trends as trends_table
 
-    _show(lambda: trends_table(Dataset(dataset)), output_format, out, "Trends")
+    _show(lambda: trends_table(Dataset(dataset), allow_files), output_format, out, "Trends")
 
 
 @app.command()
@@ -116,6 +140,7 @@ def regressions(
     top: Annotated[int, typer.Option("--top", min=1, help="How many rows.")] = 20,
     output_format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    allow_files: AllowFilesOption = False,
 ) -> None:
     """The layers whose chosen-tactic time or profiled time grew most from the --baseline
     TensorRT version to another, for the same model and GPU.
@@ -126,7 +151,33 @@ def regressions(
     from trtlog.dataset.sql import regressions as regressions_table
 
     title = f"Regressions from TensorRT {baseline}"
-    _show(lambda: regressions_table(Dataset(dataset), baseline, top), output_format, out, title)
+    _show(
+        lambda: regressions_table(Dataset(dataset), baseline, top, allow_files),
+        output_format,
+        out,
+        title,
+    )
+
+
+@app.command()
+def compact(dataset: DatasetArgument) -> None:
+    """Merge the files that earlier ingest runs left in each partition into one per table and
+    partition, in one step that a crash cannot leave half done.
+
+    Example: trtlog compact builds.parquet
+    """
+    from trtlog.dataset import Dataset
+    from trtlog.dataset.compact import compact as compact_dataset
+    from trtlog.dataset.layout import DatasetError
+
+    def waiting() -> None:
+        typer.echo(f"waiting for another run on {dataset} to end", err=True)
+
+    try:
+        report = compact_dataset(Dataset(dataset), waiting)
+    except DatasetError as error:
+        raise fail(str(error)) from None
+    typer.echo(f"{len(report.merged)} files merged into {len(report.written)}")
 
 
 def _show(

@@ -44,7 +44,11 @@ def _column(column: pd.Series) -> pa.Array:
         categories = pa.array([_text(value) for value in dtype.categories], type=pa.string())
         codes = column.cat.codes.to_numpy()
         return categories.take(pa.array(codes, mask=codes < 0))
-    return pa.array([_text(value) for value in column.astype(object)], type=pa.string())
+    try:
+        # Text alone (and missing values), as most text columns are: converted by Arrow.
+        return pa.array(column.astype(object), type=pa.string(), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return pa.array([_text(value) for value in column.astype(object)], type=pa.string())
 
 
 def _missing(value: Any) -> bool:

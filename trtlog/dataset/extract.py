@@ -100,11 +100,12 @@ def content_id(path: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def extract_log(path: str) -> LogResult:
-    """Parse one log and return its tables with the metadata columns."""
+def extract_log(path: str, build_id: str | None = None) -> LogResult:
+    """Parse one log and return its tables with the metadata columns; ``build_id``: its
+    ``content_id`` where the caller has it already."""
     source = str(Path(path).resolve())
     try:
-        build_id = content_id(path)
+        build_id = build_id or content_id(path)
         first_stamp: list[datetime] = []
 
         stream = TableStream()
@@ -141,7 +142,7 @@ def extract_log(path: str) -> LogResult:
         if name == "perf":
             table = _all_perf_columns(table)
         if not table.empty:
-            rows[name] = normalise(_with_metadata(table, metadata))
+            rows[name] = _with_metadata(table, metadata)
     return LogResult(source, build_id, log_date, rows)
 
 
@@ -221,10 +222,16 @@ def _value(row: pd.Series | None, column: str) -> float | None:
     return float(row[column])
 
 
-def _with_metadata(table: pd.DataFrame, metadata: dict[str, Any]) -> pd.DataFrame:
-    own = table.rename(columns={name: f"{name}_" for name in METADATA if name in table.columns})
-    leading = pd.DataFrame({name: [value] * len(own) for name, value in metadata.items()})
-    return pd.concat([leading, own.reset_index(drop=True)], axis=1)
+def _with_metadata(table: pd.DataFrame, metadata: dict[str, Any]) -> pa.Table:
+    """``table`` in Arrow, after the metadata columns: each one value repeated, made by Arrow
+    rather than as a column of Python strings."""
+    own = normalise(
+        table.rename(columns={name: f"{name}_" for name in METADATA if name in table.columns})
+    )
+    leading = [
+        pa.repeat(pa.scalar(value, type=pa.string()), own.num_rows) for value in metadata.values()
+    ]
+    return pa.Table.from_arrays([*leading, *own.columns], names=[*metadata, *own.column_names])
 
 
 def _stem(path: str) -> str:

@@ -3,42 +3,64 @@ reports (``trends``, ``regressions``) as queries over those views."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from trtlog.dataset.layout import BUILDS, PARTITION, Dataset, DatasetError
+from trtlog.dataset.layout import BUILDS, PARTITION, TABLE_NAME, Dataset, DatasetError
 
 if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
+# Once the views are made, the connection may read the dataset's files and nothing else: no
+# other file, no COPY ... TO, no ATTACH, no extension installed or loaded; and the settings are
+# locked so that the SQL cannot undo them.
+_CONFINED = [
+    "SET autoinstall_known_extensions = false",
+    "SET autoload_known_extensions = false",
+    "SET enable_external_access = false",
+    "SET lock_configuration = true",
+]
 
-def connect(dataset: Dataset) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection with one view per table of ``dataset``."""
+
+def connect(dataset: Dataset, allow_files: bool = False) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with one view per table of ``dataset``, confined to the
+    dataset's files unless ``allow_files``."""
     try:
         import duckdb
     except ImportError as error:
         raise DatasetError("SQL needs DuckDB: pip install duckdb") from error
     dataset.check_readable()
     connection = duckdb.connect()
+    files: list[str] = []
     for table in dataset.tables():
-        files = _literal(str(dataset.root.resolve() / table / f"{PARTITION}=*" / "*.parquet"))
-        connection.execute(
-            f'CREATE VIEW "{table}" AS SELECT * FROM read_parquet({files}, '
-            "hive_partitioning = true, union_by_name = true)"
-        )
+        if not TABLE_NAME.fullmatch(table):
+            raise DatasetError(f"{table!r} is not a table name")
+        paths = [str(path.resolve()) for path in dataset.files(table)]
+        # The relational API takes the paths as values: no path is ever spliced into SQL text.
+        relation = connection.read_parquet(paths, hive_partitioning=True, union_by_name=True)
+        relation.create_view(table)
+        files += paths
+    if not allow_files:
+        connection.execute("SET allowed_paths = ?", [files])
+        for setting in _CONFINED:
+            connection.execute(setting)
     return connection
 
 
-def query(dataset: Dataset, sql: str) -> pd.DataFrame:
+def query(
+    dataset: Dataset, sql: str, parameters: dict[str, Any] | None = None, allow_files: bool = False
+) -> pd.DataFrame:
     """The result of ``sql`` over the dataset's views. Raises ``DatasetError`` (one line) for
-    SQL that DuckDB rejects."""
+    SQL that DuckDB rejects, a file or extension outside the dataset included."""
     import duckdb
 
-    connection = connect(dataset)
+    connection = connect(dataset, allow_files)
     try:
-        return connection.execute(sql).df()
+        return connection.execute(sql, parameters).df()
     except duckdb.Error as error:
         message = " ".join(str(error).split())
+        if isinstance(error, duckdb.PermissionException):
+            message += " (a query reads the dataset's files only)"
         raise DatasetError(f"SQL error: {message}") from error
     finally:
         connection.close()
@@ -58,10 +80,10 @@ ORDER BY model NULLS LAST, {PARTITION}, tensorrt_version NULLS FIRST, gpu NULLS 
 """
 
 
-def trends(dataset: Dataset) -> pd.DataFrame:
+def trends(dataset: Dataset, allow_files: bool = False) -> pd.DataFrame:
     """Per model, TensorRT version, GPU and day: build time, engine latency, and the layers
     left in FP32 (or wider than the build asked for)."""
-    return query(dataset, TRENDS_SQL)
+    return query(dataset, TRENDS_SQL, allow_files=allow_files)
 
 
 # Per model, GPU, layer and TensorRT version: the chosen tactic's time (the fastest choice
@@ -79,10 +101,12 @@ _MEASURES = {
 }
 
 
-def regressions(dataset: Dataset, baseline: str, top: int = 20) -> pd.DataFrame:
+def regressions(
+    dataset: Dataset, baseline: str, top: int = 20, allow_files: bool = False
+) -> pd.DataFrame:
     """The layers whose chosen-tactic time or profiled time grew most from TensorRT
     ``baseline`` to another version, for the same model and GPU."""
-    versions = query(dataset, f"SELECT DISTINCT tensorrt_version FROM {BUILDS}")
+    versions = query(dataset, f"SELECT DISTINCT tensorrt_version FROM {BUILDS}", None, allow_files)
     known = sorted(str(version) for version in versions["tensorrt_version"].dropna())
     if baseline not in known:
         raise DatasetError(
@@ -103,17 +127,13 @@ def regressions(dataset: Dataset, baseline: str, top: int = 20) -> pd.DataFrame:
           ON base.measure = later.measure AND base.layer = later.layer
          AND base.model IS NOT DISTINCT FROM later.model
          AND base.gpu IS NOT DISTINCT FROM later.gpu
-         AND base.tensorrt_version = {_literal(baseline)}
-        WHERE later.tensorrt_version IS DISTINCT FROM {_literal(baseline)}
+         AND base.tensorrt_version = $baseline
+        WHERE later.tensorrt_version IS DISTINCT FROM $baseline
           AND later.ms > base.ms
         ORDER BY growth_ms DESC, later.measure, later.model, later.layer, version
         LIMIT {int(top)}
     """
-    return query(dataset, sql)
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+    return query(dataset, sql, {"baseline": baseline}, allow_files)
 
 
 __all__ = ["TRENDS_SQL", "connect", "query", "regressions", "trends"]
