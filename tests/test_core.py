@@ -256,7 +256,36 @@ _NODE_SUFFIX = st.builds(
     st.sampled_from(["Conv", "Gemm", "com.microsoft:QLinear", "é", "", "A B"]),
     st.sampled_from(["inputs", "outputs", "input"]),
 )
+_SYMBOLIC = st.one_of(
+    st.builds(
+        lambda stage, count, tail: f"{stage}: {count} layers{tail}",
+        st.sampled_from(
+            ["Original", "After dead-layer removal", "After ", "Originals", "After a:b"]
+        ),
+        st.sampled_from(["24", "0", "99999999999999999999", "٣", ""]),
+        st.sampled_from(["", " ", "x"]),
+    ),
+    st.builds(
+        lambda kind, gap, name: f"{kind}{gap}{name}",
+        st.sampled_from(["CONSTANT", "PLUGIN", "PLUGIN_V2", "CONDITION", "CONDITIONAL_INPUT", "X"]),
+        st.sampled_from([" ", "  ", "", "\t", " \x1c"]),
+        _SUBJECT,
+    ),
+    st.builds(
+        lambda indent, role, index: f"{indent}{role} {index}",
+        st.sampled_from(["    ", "   ", "     "]),
+        st.sampled_from(["Input", "Output", "Other"]),
+        st.sampled_from(["0", "12", "٣", "", "1 2"]),
+    ),
+    st.builds(
+        lambda indent, value, symbol: f"{indent}{value}\t{symbol}",
+        st.sampled_from(["        ", "       ", "         "]),
+        _SUBJECT,
+        _SUBJECT,
+    ),
+)
 _MESSAGE = st.one_of(
+    _SYMBOLIC,
     st.builds(
         lambda step, rest: step + rest,
         st.sampled_from(

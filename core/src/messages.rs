@@ -9,7 +9,11 @@
 //!   range for X to [-4,4]"), 8.4-8.5 INT8 builds;
 //! - `layer_removed`: "Removing ONNXTRT_ShapeShuffle_7";
 //! - `fusion_pass_running`: "Running: ConstShuffleFusion on gemm1.bias" (8.4 and later);
-//! - `plugin_registration` (`notes.lark`): "Registered plugin creator - ::ROIAlign_TRT version 2".
+//! - `plugin_registration` (`notes.lark`): "Registered plugin creator - ::ROIAlign_TRT version 2";
+//! - `layer_count`: "Original: 24 layers", "After dead-layer removal: 12 layers";
+//! - `symbolic_shape`, `symbolic_shape_tensor`, `symbolic_shape_dimension`: 10.x's dump of the
+//!   graph's symbolic shapes, a few lines per layer ("CONSTANT gemm1.weight", "    Output 0",
+//!   "        1024\t1024").
 //!
 //! The literal steps are read from the grammar's terminals; each form is claimed only where it
 //! is the rule in full, and the tokens are handed on as printed (the transformer strips them).
@@ -17,7 +21,7 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use crate::grammar::{literals, narrowed_terminal};
+use crate::grammar::{literals, narrowed, narrowed_terminal, terminal};
 use crate::records::Record;
 
 /// The grammar's own literals of the rules read here (`tests` checks the rules still say so).
@@ -26,8 +30,13 @@ const RUNNING: &str = "Running: ";
 const ON: &str = " on ";
 const PLUGIN_SEPARATOR: &str = " - ";
 const PLUGIN_VERSION: &str = " version ";
+const SHAPE_KIND_LOOKAHEAD: &str = r"(?= \S)";
+const TENSOR_ROLE_INDENT: &str = "    ";
+const DIMENSION_INDENT: &str = "        ";
 
 struct Patterns {
+    /// SHAPE_LAYER_KIND without its lookahead, and the space it looks for.
+    shape_layer_kind: Regex,
     importer_steps: Vec<&'static str>,
     quantization_steps: Vec<&'static str>,
     plugin_verbs: Vec<&'static str>,
@@ -39,7 +48,12 @@ fn patterns() -> &'static Patterns {
     static PATTERNS: OnceLock<Patterns> = OnceLock::new();
     PATTERNS.get_or_init(|| {
         let op = narrowed_terminal("ONNX_OP");
+        let kinds = terminal("SHAPE_LAYER_KIND")
+            .and_then(|pattern| pattern.strip_suffix(SHAPE_KIND_LOOKAHEAD))
+            .expect("SHAPE_LAYER_KIND ends in its lookahead");
         Patterns {
+            shape_layer_kind: Regex::new(&format!(r"\A(?:{}) ", narrowed(kinds)))
+                .expect("shape kinds"),
             importer_steps: literals("IMPORTER_STEP"),
             quantization_steps: literals("QUANTIZATION_STEP"),
             plugin_verbs: literals("PLUGIN_REGISTRY_VERB"),
@@ -53,17 +67,22 @@ pub fn may_be_message(body: &str) -> bool {
     let Some(first) = body.as_bytes().first() else {
         return false;
     };
+    let node_io = || body.contains("] inputs:") || body.contains("] outputs:");
     match first {
-        b'R' if body.starts_with(REMOVING) || body.starts_with(RUNNING) => true,
-        b'R' | b'P' | b'S' | b'C' | b'D' | b'I' | b'U' | b'O' | b'T' | b'N' | b'A' | b'u' => {
+        b' ' => body.starts_with(TENSOR_ROLE_INDENT) || node_io(),
+        b'A'..=b'Z' | b'u' => {
             let patterns = patterns();
-            starting(&patterns.importer_steps, body).is_some()
+            body.starts_with(REMOVING)
+                || body.starts_with(RUNNING)
+                || body.starts_with("Original")
+                || body.starts_with("After ")
+                || starting(&patterns.importer_steps, body).is_some()
                 || starting(&patterns.quantization_steps, body).is_some()
                 || starting(&patterns.plugin_verbs, body).is_some()
-                || body.contains("] inputs:")
-                || body.contains("] outputs:")
+                || patterns.shape_layer_kind.is_match(body)
+                || node_io()
         }
-        _ => body.contains("] inputs:") || body.contains("] outputs:"),
+        _ => node_io(),
     }
 }
 
@@ -108,7 +127,73 @@ pub fn message(body: &str) -> Option<Record> {
     if let Some(verb) = starting(&patterns.plugin_verbs, body) {
         return plugin(&body[verb.len()..], verb);
     }
+    if body.starts_with("Original") || body.starts_with("After ") {
+        return layer_count(body);
+    }
+    if let Some(found) = patterns.shape_layer_kind.find(body) {
+        // The lookahead: a character that is not white space (Python's idea of it) follows.
+        let name = &body[found.end()..];
+        let printed = name.chars().next().is_some_and(|c| !python_space(c));
+        return printed.then(|| Record::Symbolic {
+            rule: "symbolic_shape",
+            first: body[..found.end() - 1].to_string(),
+            second: name.to_string(),
+        });
+    }
+    if body.starts_with(TENSOR_ROLE_INDENT) {
+        if let Some(found) = symbolic_tensor_or_dimension(body) {
+            return Some(found);
+        }
+    }
     node_io(body, patterns)
+}
+
+/// Python's `str.isspace` for the characters Rust's `char::is_whitespace` reads otherwise.
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// STAGE_NAME ": " UINT " layers": the stage "Original" or "After " and text without a colon,
+/// then the count (ASCII digits) and nothing after it.
+fn layer_count(body: &str) -> Option<Record> {
+    let colon = body.find(':')?;
+    let stage = &body[..colon];
+    if !(stage == "Original" || stage.len() > "After ".len() && stage.starts_with("After ")) {
+        return None;
+    }
+    let count = body[colon..].strip_prefix(": ")?.strip_suffix(" layers")?;
+    // A count beyond 64 signed bits (a corrupted log) is left to the grammar, which keeps it as
+    // no value and counts it.
+    let digits = count.bytes().all(|byte| byte.is_ascii_digit()) && count.parse::<i64>().is_ok();
+    digits.then(|| Record::Symbolic {
+        rule: "layer_count",
+        first: stage.to_string(),
+        second: count.to_string(),
+    })
+}
+
+/// SHAPE_TENSOR_ROLE UINT ("    Output 0") or SHAPE_DIMENSION "\t" REST ("        1024\t1024").
+fn symbolic_tensor_or_dimension(body: &str) -> Option<Record> {
+    if let Some(value) = body.strip_prefix(DIMENSION_INDENT) {
+        // SHAPE_DIMENSION: at least one character that is not a tab, up to the first tab;
+        // REST: at least one character after it.
+        let tab = value.find('\t')?;
+        let symbol = &value[tab + 1..];
+        return (tab > 0 && !symbol.is_empty()).then(|| Record::Symbolic {
+            rule: "symbolic_shape_dimension",
+            first: body[..DIMENSION_INDENT.len() + tab].to_string(),
+            second: symbol.to_string(),
+        });
+    }
+    let rest = body.strip_prefix(TENSOR_ROLE_INDENT)?;
+    let (role, index) = rest.split_once(' ')?;
+    let known = role == "Input" || role == "Output";
+    let digits = !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit());
+    (known && digits).then(|| Record::Symbolic {
+        rule: "symbolic_shape_tensor",
+        first: body[..TENSOR_ROLE_INDENT.len() + role.len() + 1].to_string(),
+        second: index.to_string(),
+    })
 }
 
 /// "Running: " PASS_NAME [" on " REST]: the name in ASCII word characters (Python's `\w` takes
@@ -230,6 +315,67 @@ mod tests {
             })
         );
         assert_eq!(message(" [Conv] inputs: x"), None);
+    }
+
+    #[test]
+    fn layer_counts_and_symbolic_shapes_of_a_10_16_build() {
+        // TensorRT 10.16 trtexec --verbose (hackathon corpus log, lines 324-333).
+        assert_eq!(
+            message("After dead-layer removal: 12 layers"),
+            Some(Record::Symbolic {
+                rule: "layer_count",
+                first: "After dead-layer removal".into(),
+                second: "12".into(),
+            })
+        );
+        assert_eq!(
+            message("Original: 24 layers"),
+            Some(Record::Symbolic {
+                rule: "layer_count",
+                first: "Original".into(),
+                second: "24".into(),
+            })
+        );
+        assert_eq!(message("Originals: 24 layers"), None);
+        assert_eq!(message("Original: 99999999999999999999 layers"), None);
+        assert_eq!(message("After : 24 layers"), None);
+        assert_eq!(message("After x: 24 layers left"), None);
+        assert_eq!(
+            message("CONSTANT gemm1.weight"),
+            Some(Record::Symbolic {
+                rule: "symbolic_shape",
+                first: "CONSTANT".into(),
+                second: "gemm1.weight".into(),
+            })
+        );
+        assert_eq!(
+            message("PLUGIN_V2 p"),
+            Some(Record::Symbolic {
+                rule: "symbolic_shape",
+                first: "PLUGIN_V2".into(),
+                second: "p".into(),
+            })
+        );
+        assert_eq!(message("CONSTANT  x"), None);
+        assert_eq!(
+            message("    Output 0"),
+            Some(Record::Symbolic {
+                rule: "symbolic_shape_tensor",
+                first: "    Output ".into(),
+                second: "0".into(),
+            })
+        );
+        assert_eq!(message("    Output 0 x"), None);
+        assert_eq!(
+            message("        1024\t1024"),
+            Some(Record::Symbolic {
+                rule: "symbolic_shape_dimension",
+                first: "        1024".into(),
+                second: "1024".into(),
+            })
+        );
+        assert_eq!(message("        \t1024"), None);
+        assert_eq!(message("        1024\t"), None);
     }
 
     #[test]

@@ -183,6 +183,9 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
             .into_pyobject(py)?
             .into_any(),
         Record::FusionPass { name, target } => (rule, name, target).into_pyobject(py)?.into_any(),
+        Record::Symbolic { first, second, .. } => {
+            (rule, first, second).into_pyobject(py)?.into_any()
+        }
         Record::Plugin {
             already,
             namespace,

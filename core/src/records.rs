@@ -81,6 +81,12 @@ pub enum Record {
         name: String,
         version: String,
     },
+    /// A message of two tokens, as printed (`messages`).
+    Symbolic {
+        rule: &'static str,
+        first: String,
+        second: String,
+    },
 }
 
 impl Record {
@@ -108,12 +114,13 @@ impl Record {
             Record::NodeIo { .. } => "onnx_node_io",
             Record::FusionPass { .. } => "fusion_pass_running",
             Record::Plugin { .. } => "plugin_registration",
+            Record::Symbolic { rule, .. } => rule,
         }
     }
 }
 
 /// Every rule a record may be (for the guards each needs).
-pub const RULES: [&str; 16] = [
+pub const RULES: [&str; 20] = [
     "fastest_tactic",
     "runner_profiled",
     "timing_runner",
@@ -130,6 +137,10 @@ pub const RULES: [&str; 16] = [
     "layer_removed",
     "fusion_pass_running",
     "plugin_registration",
+    "layer_count",
+    "symbolic_shape",
+    "symbolic_shape_tensor",
+    "symbolic_shape_dimension",
 ];
 
 const PROFILED_PHRASE: &str = " profiling completed in ";

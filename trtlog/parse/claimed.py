@@ -22,7 +22,13 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import TacticId, timed_ms
-from trtlog.events.graph import FusionPassRunning, LayerRemoved, QuantizationParams
+from trtlog.events.graph import (
+    FusionPassRunning,
+    LayerCount,
+    LayerRemoved,
+    QuantizationParams,
+    SymbolicShape,
+)
 from trtlog.events.makers import KeywordMakers
 from trtlog.events.notes import PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
@@ -30,8 +36,12 @@ from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
     fusion_pass_fields,
+    layer_count_fields,
     layer_removed_fields,
     quantization_fields,
+    symbolic_dimension_fields,
+    symbolic_shape_fields,
+    symbolic_tensor_fields,
 )
 from trtlog.parse.transform.notes import plugin_fields
 from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
@@ -117,6 +127,22 @@ def _plugin_registration(
     return _make[PluginRegistration](*head, **plugin_fields(already, namespace, name, version))
 
 
+def _layer_count(head: Head, stage: str, count: str) -> Item:
+    return _make[LayerCount](*head, **layer_count_fields(stage, count))
+
+
+def _symbolic_shape(head: Head, kind: str, name: str) -> Item:
+    return _make[SymbolicShape](*head, **symbolic_shape_fields(kind, name))
+
+
+def _symbolic_shape_tensor(head: Head, role: str, index: str) -> Item:
+    return _make[SymbolicShape](*head, **symbolic_tensor_fields(role, index))
+
+
+def _symbolic_shape_dimension(head: Head, value: str, symbol: str) -> Item:
+    return _make[SymbolicShape](*head, **symbolic_dimension_fields(value, symbol))
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -135,6 +161,10 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "layer_removed": _layer_removed,
     "fusion_pass_running": _fusion_pass_running,
     "plugin_registration": _plugin_registration,
+    "layer_count": _layer_count,
+    "symbolic_shape": _symbolic_shape,
+    "symbolic_shape_tensor": _symbolic_shape_tensor,
+    "symbolic_shape_dimension": _symbolic_shape_dimension,
 }
 
 

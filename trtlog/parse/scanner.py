@@ -65,6 +65,10 @@ _FIRST_TERMINALS = {
     "layer_removed": "'Removing ",
     "fusion_pass_running": "'Running: ",
     "plugin_registration": "PLUGIN_REGISTRY_VERB",
+    "layer_count": "STAGE_NAME",
+    "symbolic_shape": "SHAPE_LAYER_KIND",
+    "symbolic_shape_tensor": "SHAPE_TENSOR_ROLE",
+    "symbolic_shape_dimension": "SHAPE_DIMENSION",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"

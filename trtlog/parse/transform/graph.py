@@ -29,6 +29,25 @@ from trtlog.parse.transform.context import RecordTransformer, text
 
 # The fields of the rules' events past the head, from their tokens' text: shared with the native
 # core's records (``trtlog.parse.claimed``).
+def layer_count_fields(stage: str, count: str) -> dict[str, Any]:
+    return {
+        "stage": stage[len("After ") :] if stage.startswith("After ") else stage,
+        "count": int(count),
+    }
+
+
+def symbolic_shape_fields(kind: str, name: str) -> dict[str, Any]:
+    return {"item": "layer", "name": f"{kind} {name}".strip()}
+
+
+def symbolic_tensor_fields(role: str, index: str) -> dict[str, Any]:
+    return {"item": role.strip().lower(), "name": index}
+
+
+def symbolic_dimension_fields(value: str, symbol: str) -> dict[str, Any]:
+    return {"item": "dimension", "value": value.strip(), "symbol": symbol.strip()}
+
+
 def fusion_pass_fields(name: str, target: str | None) -> dict[str, Any]:
     return {"pass_name": name, "target": target}
 
@@ -44,12 +63,7 @@ def quantization_fields(step: str, rest: str | None) -> dict[str, Any]:
 @v_args(inline=True)
 class GraphRules(RecordTransformer):
     def layer_count(self, stage: Token, count: Token) -> LayerCount:
-        name = str(stage)
-        return LayerCount(
-            **self.fields(),
-            stage=name[len("After ") :] if name.startswith("After ") else name,
-            count=int(count),
-        )
+        return LayerCount(**self.fields(), **layer_count_fields(str(stage), str(count)))
 
     def fusion_pass_running(self, name: Token, target: Token | None) -> FusionPassRunning:
         return FusionPassRunning(**self.fields(), **fusion_pass_fields(str(name), text(target)))
@@ -149,15 +163,14 @@ class GraphRules(RecordTransformer):
         )
 
     def symbolic_shape(self, kind: Token, name: Token) -> SymbolicShape:
-        return SymbolicShape(**self.fields(), item="layer", name=f"{kind} {name}".strip())
+        return SymbolicShape(**self.fields(), **symbolic_shape_fields(str(kind), str(name)))
 
     def symbolic_shape_tensor(self, role: Token, index: Token) -> SymbolicShape:
-        return SymbolicShape(**self.fields(), item=role.strip().lower(), name=str(index))
+        return SymbolicShape(**self.fields(), **symbolic_tensor_fields(str(role), str(index)))
 
     def symbolic_shape_dimension(self, value: Token, symbol: Token) -> SymbolicShape:
-        return SymbolicShape(
-            **self.fields(), item="dimension", value=value.strip(), symbol=str(symbol).strip()
-        )
+        fields = symbolic_dimension_fields(str(value), str(symbol))
+        return SymbolicShape(**self.fields(), **fields)
 
     def quantization_params(self, step: Token, rest: Token | None) -> QuantizationParams:
         return QuantizationParams(**self.fields(), **quantization_fields(str(step), text(rest)))
