@@ -51,7 +51,9 @@ def tour_steps(readme: str) -> list[TourStep]:
 
 def run_tour_step(step: TourStep, cwd: Path) -> subprocess.CompletedProcess[str]:
     assert step.command[0] == "trtlog", step.command
-    env = {**os.environ, "COLUMNS": TOUR_COLUMNS}
+    # Plain text at the tour's width, as a terminal without colour forced on would show it.
+    env = {key: value for key, value in os.environ.items() if key != "FORCE_COLOR"}
+    env["COLUMNS"] = TOUR_COLUMNS
     return subprocess.run(
         [sys.executable, "-m", "trtlog", *step.command[1:]],
         cwd=cwd,
