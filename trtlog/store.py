@@ -68,7 +68,7 @@ def content_key(path: Path) -> str:
     store, not a defence against anyone forging a collision."""
     # The hash runs in a thread that shares the cores with the parsing processes, so the
     # cheapest hash wins: SHA-1 has far less work per byte than SHA-256, and OpenSSL uses the
-    # SHA instructions of CPUs that have them (bench/HISTORY.md).
+    # SHA instructions of CPUs that have them.
     digest = hashlib.sha1(usedforsecurity=False)
     with path.open("rb") as stream:
         while chunk := stream.read(_CHUNK):

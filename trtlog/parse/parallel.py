@@ -44,7 +44,7 @@ from trtlog.processes import die_with_parent, prepare
 PIECE_BYTES = 8 << 20
 # The first piece is parsed here before the workers are forked (``_linked_pieces``), while no
 # other core parses: it is kept just large enough to warm the parser (a first MB meets most of
-# the lexer's states), so that the workers do not wait long to start (bench/HISTORY.md).
+# the lexer's states), so that the workers do not wait long to start.
 FIRST_PIECE_BYTES = 1 << 20
 # How far past a cut point to look for a line that opens a record.
 _SEARCH_BYTES = 1 << 20
@@ -53,7 +53,7 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 # More processes than this do not parse one log faster: from about four jobs on, this process
 # (which links the pieces, feeds the table builders and builds the tables) is busy all the
-# time, and further workers only wait or compete with it (bench/HISTORY.md has the figures).
+# time, and further workers only wait or compete with it.
 MOST_USEFUL_JOBS = 8
 
 
