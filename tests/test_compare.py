@@ -181,3 +181,14 @@ def test_the_command_line_noise_default_is_the_library_one() -> None:
 
     result = runner.invoke(app, ["diff", "--help"], env={"COLUMNS": "200"})
     assert f"[default: {NOISE_PERCENT}]" in result.output
+
+
+def test_float_noise_between_two_sums_of_the_same_durations_is_no_change() -> None:
+    from trtlog.compare.sections import _delta_row
+
+    # 0.1 + 0.2 and 0.3 differ in their last bits: the same phase summed in another order.
+    row = _delta_row("phase", 0.1 + 0.2, 0.3)
+    assert row["changed"] is False
+    assert row["delta"] == 0 and row["percent"] == 0
+    moved = _delta_row("phase", 0.3, 0.31)
+    assert moved["changed"] is True and abs(moved["delta"] - 0.01) < 1e-12
