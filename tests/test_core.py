@@ -338,6 +338,13 @@ _LINE = st.one_of(
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic Name: a\x1cb Tactic: 0x1 Time: 1"], 3)
 @example(
     [
+        "[07/07/2026-02:11:09] [V] [TRT] 0 (CaskConvolution) profiling completed in nan seconds. "
+        "Fastest Tactic: 0x0 Time: 0"
+    ],
+    64,
+)
+@example(
+    [
         "[07/07/2026-02:11:09] [V] [TRT] *************** Autotuning format combination: "
         "A -> B -> ***************",
         "[07/07/2026-02:11:09] [V] [TRT] Skipping Foo: No valid tactics for layer1\x1f",

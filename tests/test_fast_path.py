@@ -55,6 +55,11 @@ def same(left: object, right: object) -> bool:
         return right != right  # type: ignore[comparison-overlap]
     if isinstance(left, (list, tuple)):
         return len(left) == len(right) and all(map(same, left, right))  # type: ignore[arg-type]
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(  # type: ignore[attr-defined]
+            same(value, right[key])  # type: ignore[index]
+            for key, value in left.items()
+        )
     if is_dataclass(left):
         return all(same(getattr(left, f.name), getattr(right, f.name)) for f in fields(left))
     return left == right
