@@ -255,6 +255,19 @@ def test_standard_input_is_copied_only_up_to_a_bound(tmp_path: Path) -> None:
         )
     assert taken.returncode == 0, taken.stderr
     assert json.loads(taken.stdout)["summary"]["lines"] == len(SAMPLE_10X.read_bytes().splitlines())
+    # A bound that is no positive number is refused as a setting.
+    for setting in ("-1", "0", "lots"):
+        environment["TRTLOG_MAX_STREAM_BYTES"] = setting
+        with SAMPLE_10X.open("rb") as log:
+            refused = subprocess.run(
+                [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
+                env=environment,
+                stdin=log,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+        assert refused.returncode == 2 and "positive whole number" in refused.stderr
 
 
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:

@@ -338,6 +338,15 @@ _LINE = st.one_of(
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic Name: a\x1cb Tactic: 0x1 Time: 1"], 3)
 @example(
     [
+        "[07/07/2026-02:11:09] [V] [TRT] Registered plugin creator - :: version version X version 1",
+        "[07/07/2026-02:11:09] [V] [TRT]          \t ",
+        "[07/07/2026-02:11:09] [V] [TRT]         \u00a0\t\u3000",
+        "[07/07/2026-02:11:09] [I] next",
+    ],
+    64,
+)
+@example(
+    [
         "[07/07/2026-02:11:09] [V] [TRT] 0 (CaskConvolution) profiling completed in nan seconds. "
         "Fastest Tactic: 0x0 Time: 0"
     ],

@@ -153,12 +153,17 @@ _DISK_CHECK_BYTES = 64 << 20
 
 def max_stream_bytes() -> int:
     configured = os.environ.get("TRTLOG_MAX_STREAM_BYTES", "")
+    if not configured:
+        return MAX_STREAM_BYTES
     try:
-        return int(configured) if configured else MAX_STREAM_BYTES
+        limit = int(configured)
     except ValueError:
+        limit = 0
+    if limit < 1:
         raise LogSourceError(
-            f"TRTLOG_MAX_STREAM_BYTES={configured!r}: not a whole number of bytes"
-        ) from None
+            f"TRTLOG_MAX_STREAM_BYTES={configured!r}: not a positive whole number of bytes"
+        )
+    return limit
 
 
 def stream_name(log: str, now: datetime | None = None) -> str:

@@ -28,8 +28,10 @@ pub fn terminal(name: &str) -> Option<&'static str> {
 }
 
 /// The literals of terminal `name` written as alternatives (`NAME: "a" | "b"`, continued on
-/// lines that start with `|`), in the grammar's order. Panics when the grammar lacks it or
-/// spells it otherwise: the crate is built with its grammar, and the tests name every one used.
+/// lines that start with `|`), longest first: Lark joins them into one pattern in that order,
+/// so where one is a prefix of another the longer is tried first. Panics when the grammar lacks
+/// it or spells it otherwise: the crate is built with its grammar, and the tests name every one
+/// used.
 pub fn literals(name: &str) -> Vec<&'static str> {
     let head = format!("{name}: \"");
     let mut found = Vec::new();
@@ -47,6 +49,9 @@ pub fn literals(name: &str) -> Vec<&'static str> {
             // The quoted parts of `"a" | "b"`: every second piece between quotes.
             found.extend(line.split('"').skip(1).step_by(2));
         }
+        // Stable: literals of one length keep the grammar's order (neither is a prefix of the
+        // other, so their order does not matter).
+        found.sort_by_key(|literal| std::cmp::Reverse(literal.len()));
         return found;
     }
     panic!("terminal {name} is not in the grammar as literals")
@@ -230,20 +235,21 @@ mod tests {
     }
 
     #[test]
-    fn literal_terminals_are_read_in_order() {
+    fn literal_terminals_are_read_longest_first() {
         let steps = literals("QUANTIZATION_STEP");
         assert_eq!(steps.len(), 5);
         assert_eq!(
             steps[0],
             "Setting a default quantization params because quantization data is missing for"
         );
-        assert_eq!(steps[4], "User overriding scale with ");
+        assert_eq!(steps[1], "User overriding scale with ");
+        assert_eq!(steps[4], "using ");
         assert!(literals("IMPORTER_STEP").len() >= 19);
         assert_eq!(
             literals("PLUGIN_REGISTRY_VERB"),
             [
-                "Registered plugin creator",
-                "Plugin creator already registered"
+                "Plugin creator already registered",
+                "Registered plugin creator"
             ]
         );
     }

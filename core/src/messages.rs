@@ -86,7 +86,8 @@ pub fn may_be_message(body: &str) -> bool {
     }
 }
 
-/// The first of `steps` (a terminal's alternatives, in the grammar's order) `body` starts with.
+/// The first of `steps` (a terminal's alternatives, longest first as Lark tries them) `body`
+/// starts with.
 fn starting(steps: &[&'static str], body: &str) -> Option<&'static str> {
     steps.iter().copied().find(|step| body.starts_with(step))
 }
@@ -179,7 +180,9 @@ fn symbolic_tensor_or_dimension(body: &str) -> Option<Record> {
         // REST: at least one character after it.
         let tab = value.find('\t')?;
         let symbol = &value[tab + 1..];
-        return (tab > 0 && !symbol.is_empty()).then(|| Record::Symbolic {
+        // A body of white space alone is an empty message, whatever its shape.
+        let blank = body.chars().all(python_space);
+        return (tab > 0 && !symbol.is_empty() && !blank).then(|| Record::Symbolic {
             rule: "symbolic_shape_dimension",
             first: body[..DIMENSION_INDENT.len() + tab].to_string(),
             second: symbol.to_string(),
@@ -226,10 +229,10 @@ fn plugin(text: &str, verb: &'static str) -> Option<Record> {
         .unwrap_or(text.len());
     let (namespace, after) = text.split_at(end);
     let after = after.strip_prefix("::")?;
-    // PLUGIN_NAME is at least one character long.
-    let (split, _) = after
-        .match_indices(PLUGIN_VERSION)
-        .find(|(index, _)| *index >= 1)?;
+    // PLUGIN_NAME is at least one character long: the first " version " from the second
+    // character on (one that overlaps a " version " at the start counts).
+    let skip = after.chars().next()?.len_utf8();
+    let split = skip + after[skip..].find(PLUGIN_VERSION)?;
     let version = &after[split + PLUGIN_VERSION.len()..];
     if version.is_empty() || !version.bytes().all(|byte| byte.is_ascii_graphic()) {
         return None;
@@ -375,6 +378,8 @@ mod tests {
             })
         );
         assert_eq!(message("        \t1024"), None);
+        assert_eq!(message("         \t "), None);
+        assert_eq!(message("        \u{a0}\t\u{3000}"), None);
         assert_eq!(message("        1024\t"), None);
     }
 
@@ -436,6 +441,11 @@ mod tests {
         );
         assert_eq!(
             message("Registered plugin creator - ::X version 1 extra"),
+            None
+        );
+        // The lazy name stops at the " version " that overlaps the one it starts with.
+        assert_eq!(
+            message("Registered plugin creator - :: version version X version 1"),
             None
         );
     }
