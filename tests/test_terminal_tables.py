@@ -249,6 +249,16 @@ def test_the_summary_written_to_a_pipe_is_never_cut() -> None:
     assert "…" not in output
 
 
+def test_the_summary_written_to_a_pipe_has_no_trailing_spaces() -> None:
+    # The facts' grid pads every line to the widest fact ("Log  <path>" here): in a file that
+    # is only trailing white space.
+    code, output = run("parse", str(SAMPLE), "--no-store")
+    assert code == 0, output
+    lines = output.splitlines()
+    assert [line for line in lines if line != line.rstrip()] == []
+    assert "Style              trtexec" in lines
+
+
 @pytest.mark.parametrize("width", [80, 100])
 def test_diff_fits_the_terminal_and_keeps_its_verdicts(width: int) -> None:
     first = str(corpus_path("hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log"))

@@ -28,6 +28,16 @@ def render_summary(summary: Summary, stream: TextIO) -> None:
             + [len(form) + 12 for form, _ in summary.commonest_unrecognized]
         )
         console.width = min(_FILE_MAX_WIDTH, max(console.width, widest))
+        # Lines as long as their text: the grid pads each to the widest fact, which a reader
+        # of the file (or diff, or grep) would only see as trailing spaces.
+        with console.capture() as captured:
+            _print_summary(console, summary, known)
+        stream.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+        return
+    _print_summary(console, summary, known)
+
+
+def _print_summary(console: Console, summary: Summary, known: list[tuple[str, str]]) -> None:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column(overflow="fold")
