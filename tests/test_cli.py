@@ -173,12 +173,17 @@ def test_json_output_is_strict_json(tmp_path: Path, output_format: str) -> None:
 
 
 def run_trtlog(
-    tmp_path: Path, *arguments: str, stdin: object = subprocess.DEVNULL
+    tmp_path: Path,
+    *arguments: str,
+    stdin: object = subprocess.DEVNULL,
+    environment: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """trtlog in a process of its own, its store in ``tmp_path``; ``environment``: variables
+    set besides."""
     return subprocess.run(
         [sys.executable, "-m", "trtlog.cli.app", *arguments],
         cwd=tmp_path,
-        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store")),
+        env=dict(os.environ, TRTLOG_STORE=str(tmp_path / "store"), **(environment or {})),
         stdin=stdin,  # type: ignore[arg-type]
         capture_output=True,
         text=True,
@@ -225,48 +230,31 @@ def test_standard_input_is_copied_only_up_to_a_bound(tmp_path: Path) -> None:
     # An endless producer (`yes "[V] [TRT] ..." | trtlog parse -`) must not fill the disk: the
     # copy stops at TRTLOG_MAX_STREAM_BYTES with one line, exit 2, and nothing left behind.
     size = SAMPLE_10X.stat().st_size
-    environment = dict(
-        os.environ, TRTLOG_STORE=str(tmp_path / "store"), TRTLOG_MAX_STREAM_BYTES=str(size - 1)
-    )
-    with SAMPLE_10X.open("rb") as log:
-        refused = subprocess.run(
-            [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
-            env=environment,
-            stdin=log,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+
+    def parse_input(bound: str, *options: str) -> subprocess.CompletedProcess[str]:
+        with SAMPLE_10X.open("rb") as log:
+            return run_trtlog(
+                tmp_path,
+                "parse",
+                "-",
+                *options,
+                stdin=log,
+                environment={"TRTLOG_MAX_STREAM_BYTES": bound},
+            )
+
+    refused = parse_input(str(size - 1))
     assert refused.returncode == 2, refused.stderr
     assert "standard input: more than" in refused.stderr
     assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
     assert not any((tmp_path / "store").glob("*.log"))
     assert not (tmp_path / "store" / "current.json").exists()
     # At the bound exactly, the whole log is read.
-    environment["TRTLOG_MAX_STREAM_BYTES"] = str(size)
-    with SAMPLE_10X.open("rb") as log:
-        taken = subprocess.run(
-            [sys.executable, "-m", "trtlog.cli.app", "parse", "-", "--format", "json"],
-            env=environment,
-            stdin=log,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+    taken = parse_input(str(size), "--format", "json")
     assert taken.returncode == 0, taken.stderr
     assert json.loads(taken.stdout)["summary"]["lines"] == len(SAMPLE_10X.read_bytes().splitlines())
     # A bound that is no positive number is refused as a setting.
     for setting in ("-1", "0", "lots"):
-        environment["TRTLOG_MAX_STREAM_BYTES"] = setting
-        with SAMPLE_10X.open("rb") as log:
-            refused = subprocess.run(
-                [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
-                env=environment,
-                stdin=log,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
+        refused = parse_input(setting)
         assert refused.returncode == 2 and "positive whole number" in refused.stderr
 
 

@@ -19,6 +19,7 @@ from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from tests.test_fast_path import grammar_events, same
 from trtlog import _core
 from trtlog.events.autotuning import TacticTiming
+from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import open_log
 from trtlog.parse.records import RecordParser
@@ -104,6 +105,23 @@ def test_the_core_claims_most_lines_of_a_large_build() -> None:
     data = path.read_bytes()
     compared = _check_claims(data)
     assert compared > 0.75 * data.count(b"\n"), compared
+
+
+@needs_corpus
+def test_the_core_claims_the_importer_trace_of_onnx_node_names_with_slashes() -> None:
+    # TREx's 8.5 INT8 yolo build: "Parsing node: /backbone/conv1/_input_quantizer/Constant
+    # [Constant]" and thousands like it. Slashes are not a second timestamp: the core reads them.
+    path = next(p for p in CORPUS_LOGS if p.name.startswith("nvtrt_trex_trt8.5.2_trtexec"))
+    data = path.read_bytes()
+    events, _ = _claimed(data, 1 << 20)
+    claimed = {event.line for event in events if isinstance(event, OnnxImporterTrace)}
+    traced = [
+        number
+        for number, line in enumerate(data.split(b"\n"), start=1)
+        if b"[V] [TRT] Parsing node: /" in line
+    ]
+    assert len(traced) > 100
+    assert sum(number in claimed for number in traced) > 0.9 * len(traced)
 
 
 def test_pieces_are_the_same_however_the_bytes_are_fed() -> None:

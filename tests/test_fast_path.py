@@ -523,3 +523,19 @@ def test_an_envelope_cache_splits_each_line_as_a_new_one_would(lines: list[str])
         assert split == EnvelopeCache().split(line), line
         if split is not None:
             assert split == split_envelope(line), line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Torch-TensorRT 2.x (dinov2 corpus log) and 1.x envelopes, a progress monitor's bar.
+        "DEBUG:torch_tensorrt.dynamo.conversion._TRTInterpreter:Converted node x",
+        "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - Tactic: 0x1 Time: 0.1",
+        "INFO:torch_tensorrt [TensorRT Conversion Context]:Total number of layers: 3",
+        "[=====-----] Building engine 1/9",
+        "INFO: plain text",
+    ],
+)
+def test_the_envelope_cache_splits_logging_envelopes_and_bars_itself(line: str) -> None:
+    # Not left to the envelope grammar (None), and split as the grammar splits them.
+    assert EnvelopeCache().split(line) == split_envelope(line)
