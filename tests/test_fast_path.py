@@ -18,13 +18,14 @@ from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
 from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
 from trtlog.parse import fast_path, parse_file, parse_text
+from trtlog.parse.assembly import Record
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
 from trtlog.parse.fast_path import FastPath
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
-from trtlog.parse.records import Record, RecordParser
+from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import FASTEST_TACTIC, is_row, materialize
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS

@@ -24,7 +24,8 @@ from trtlog.analysis import TABLES, stream_build_log
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
-from trtlog.parse.parallel import ParallelParse, Piece, PieceResult, cut
+from trtlog.parse.parallel import ParallelParse, PieceResult
+from trtlog.parse.pieces import Piece, cut
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
 from trtlog.sources import resolve
@@ -394,7 +395,7 @@ def test_pandas_is_imported_after_the_workers_are_forked() -> None:
         "from trtlog.analysis.buildlog import stream_build_log\n"
         "from trtlog.parse import parallel\n"
         "from trtlog.sources import resolve\n"
-        "parallel.PIECE_BYTES = parallel.FIRST_PIECE_BYTES = 1024\n"
+        "parallel.PIECE_BYTES = 1024\n"
         "loaded = []\n"
         "take = parallel._PiecesAhead.take\n"
         "def recording_take(self, index):\n"

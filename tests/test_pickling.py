@@ -23,7 +23,8 @@ from trtlog.events import (
 )
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import Envelope
-from trtlog.parse.parallel import cut, parse_piece
+from trtlog.parse.parallel import parse_piece
+from trtlog.parse.pieces import cut
 from trtlog.parse.rows import Item, RowBlock, events_of
 from trtlog.parse.transport import pack, unpack
 

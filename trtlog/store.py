@@ -303,7 +303,7 @@ class Store:
         large enough to be parsed in pieces."""
         if self._jobs() < 2:
             return False
-        from trtlog.parse.parallel import PIECE_BYTES
+        from trtlog.parse.pieces import PIECE_BYTES
 
         return _log_bytes(readable) >= 2 * PIECE_BYTES
 

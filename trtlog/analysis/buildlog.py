@@ -317,7 +317,7 @@ def parse_build_log(path: str | Path) -> BuildLog:
 
 
 def import_table_libraries() -> None:
-    """Import what building the tables takes (pandas: 0.3-0.5 s), which reading the log does
+    """Import what building the tables takes (pandas, a slow import), which reading the log does
     not: a parallel parse does it once its workers run (``ParallelParse.once_forked``),
     instead of while they wait to be forked."""
     import pandas  # noqa: F401

@@ -5,10 +5,8 @@ kernel, tactic) repeat a few thousand distinct values. They are kept as integer 
 become categorical columns with their categories in sorted order, so that sorting by them
 sorts the text; numbers are kept in typed arrays.
 
-Compiled with the tactic builder that fills them (``setup.py``): it appends a layer, formats and
-runner per run of timings and a kernel per timing, and calling into plain Python for each took
-about a seventh of what feeding a block of timings cost (8.6-style log: 15.3 against 13.1 ms a
-piece).
+The tactic builder fills them as the log is read: a layer, formats and runner per run of timings
+and a kernel per timing.
 
 pandas is imported by the functions that make pandas columns, here and in the table builders
 that read a log: a parallel parse forks its workers before pandas is loaded, and loads it while
@@ -121,10 +119,8 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
 
     One sort of integer keys instead of pandas' grouped rank (which sorts by two keys): each
     value is replaced by its place among the distinct values, so that a group and a value make
-    one integer. On the 3.4 million timings of the 10.x-style 1 GB benchmark log (1,347 distinct
-    times) 0.21-0.30 s against 0.53-0.83 s; with the same blocks and a million distinct times
-    0.67 s against 1.65 s; with every time distinct (TensorRT prints its times to a few digits,
-    so a log has far fewer) 1.33-1.58 s against 1.42-1.68 s.
+    one integer. TensorRT prints its times to a few digits, so a log's millions of timings hold
+    few distinct times and this sort is short.
     """
     import pandas as pd
 

@@ -1,7 +1,7 @@
 """What one format combination's tuning said besides its tactic timings, and the values of the
 ``choices`` table read from it (``trtlog.analysis.choices``).
 
-Compiled with the tactic builder that fills them (``setup.py``).
+Filled by the tactic builder (``trtlog.analysis.tactics``) as the log is read.
 """
 
 from __future__ import annotations
@@ -43,10 +43,8 @@ class ChoiceRows:
     events (``trtlog.analysis.choices``), column by column.
 
     A format combination's rows are added once it is over (the tactic builder adds them when
-    the next one opens), and its ``Combination`` is let go. Here, compiled, rather than where the
-    table is built: the 1 GB benchmark log has 82,000 choices, which plain Python took about
-    half a second to read field by field, and this compiled loop 0.11-0.13 s after the parse,
-    when nothing else ran beside it.
+    the next one opens), and its ``Combination`` is let go: a large log's choices are not kept
+    as objects until the table is built.
     """
 
     def __init__(self) -> None:

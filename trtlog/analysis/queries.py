@@ -62,8 +62,8 @@ def closest_names(pattern: str, names: list[str], count: int = 5) -> list[str]:
     least 0.3), the closest first.
 
     A large build names tens of thousands of layers that differ only in their numbers
-    ("/model/layers.17/mlp/MatMul"), and difflib compares them one by one in Python: 3.5 s
-    for the 47,000 layers of the 1 GB benchmark log. So many names are compared by their shape
+    ("/model/layers.17/mlp/MatMul"), and difflib compares them one by one in Python, seconds
+    for such a build. So many names are compared by their shape
     first (numbers left out), and then only the names of the closest shapes by themselves.
     """
     if len(names) <= _COMPARED_ONE_BY_ONE:

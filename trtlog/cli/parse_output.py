@@ -106,11 +106,7 @@ def _settle() -> None:
 
     A parse keeps hundreds of thousands of objects (events, columns, timeline spans) in no
     reference cycle, and collects garbage rarely meanwhile (``trtlog.parse.collection``): the
-    next collection of the older generations walks them all. After a two-job parse of the
-    10.x-style 1 GB benchmark log a full collection found nothing in 0.26 s. Whether one comes
-    while the tables are built depends on how many objects were made before: in runs of the
-    command wrapped with timing code one came every time (0.30-0.39 s), in the plain command
-    none did."""
+    next collection of the older generations would walk them all and find nothing to free."""
     gc.freeze()
 
 

@@ -1,12 +1,11 @@
 """Pickling for slotted dataclasses that cross between processes by the hundred thousand.
 
-The worker processes of a parallel parse (``trtlog.parse.parallel``) hand their events and
-tactic blocks back pickled. The ``__setstate__`` that ``dataclass(slots=True)`` generates walks
-``dataclasses.fields`` for every object it restores (about 4 µs per event), which made
-unpickling a fifth of the main process's work. ``reduce_slots`` pickles an object as its class
-and field values instead, and ``rebuild`` sets them through the slots' own descriptors
-(``trtlog.events.makers``): under 1 µs an event, all told. Frozen classes are rebuilt the way their
-``__init__`` sets them, so nothing about them changes: ``tests/test_parallel.py`` round-trips
+The worker processes of a parallel parse (``trtlog.parse.parallel``) hand their events and tactic
+blocks back pickled. The ``__setstate__`` that ``dataclass(slots=True)`` generates walks
+``dataclasses.fields`` for every object it restores, a large share of the main process's work.
+``reduce_slots`` pickles an object as its class and field values instead, and ``rebuild`` sets them
+through the slots' own descriptors (``trtlog.events.makers``). Frozen classes are rebuilt the way
+their ``__init__`` sets them, so nothing about them changes: ``tests/test_parallel.py`` round-trips
 every event class.
 """
 

@@ -7,10 +7,11 @@ from collections.abc import Generator, Iterable, Iterator
 from typing import BinaryIO
 
 from trtlog.events.base import Event
+from trtlog.parse.assembly import Record, assemble_records
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place, fold
 from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
-from trtlog.parse.records import Record, RecordParser, assemble_records
+from trtlog.parse.records import RecordParser
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import Item, RowBlock, events_of
 from trtlog.parse.scanner import ClaimedRecords, CoreScanner, ParsedLine, byte_chunks

@@ -1,161 +1,49 @@
-"""Group segments into records and parse each record into events.
+"""Parse each record (``trtlog.parse.assembly``) into events, and count how each line was read.
 
-A record is a line with an envelope plus the envelope-less lines under it: TensorRT writes a
-multi-line message (Engine Layer Information, trtexec's layer listing, an ONNX node dump) with
-one envelope. The grammar decides how many of those lines the message really spans; the lines
-it does not claim are parsed on their own, and what still matches nothing is kept as
-``Foreign`` (another program's output) or ``Unrecognized`` (TensorRT's, but unknown).
+A record is a line with an envelope plus the envelope-less lines under it. The grammar decides
+how many of those lines the message really spans; the lines it does not claim are parsed on
+their own, and what still matches nothing is kept as ``Foreign`` (another program's output) or
+``Unrecognized`` (TensorRT's, but unknown).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from trtlog.events.autotuning import FastestTactic, TacticTiming, TimingRunner
 from trtlog.events.base import Event
 from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
 from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.announced import Announcement, announcement, announces, listed
+from trtlog.parse.assembly import Record
+from trtlog.parse.bounds import bounded
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
     RELAYING_PRODUCERS,
     WARNING_OR_WORSE,
     Envelope,
-    split_envelope,
     torch_tensorrt_only,
 )
-from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.rows import LINE, RUNNER_ID, Item, RowBlock
+from trtlog.parse.line_counts import CLASS_RANK, LineCounts
+from trtlog.parse.rows import LINE, Item, RowBlock
 from trtlog.parse.scanner import ClaimedRecords, ParsedLine
-
-if TYPE_CHECKING:
-    from trtlog.parse.scanner import Scanned
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
-
-_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-# Per event class, the fields that may hold a whole number (``RecordParser._bounded``).
-_INT_FIELDS: dict[type, tuple[str, ...]] = {}
-_ROWS_WITH_RUNNER_ID = frozenset({TimingRunner, FastestTactic, TacticTiming})
-
-
-def _int_fields(event: Event) -> tuple[str, ...]:
-    """The fields of ``event``'s class declared as whole numbers (tactic ids, TensorRT's
-    unsigned 64-bit values, are not), besides its line numbers."""
-    return tuple(
-        f.name
-        for f in fields(event)
-        if "int" in str(f.type) and "TacticId" not in str(f.type) and f.name not in _LINES
-    )
-
-
-_LINES = ("line", "end_line")
-
-
-# What the scanner hands on already parsed: each closes the record above it.
-_SCANNED_RECORDS = (RowBlock, ParsedLine, ClaimedRecords)
 
 # Records whose message lists layers on the bare lines under it.
 _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
 
 # Set TRTLOG_STRICT=1 to let errors inside event builders propagate (the test suite does).
 STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
-
-
-@dataclass(slots=True)
-class Record:
-    """One enveloped line (or one bare line) and the bare lines under it."""
-
-    line: int
-    raw: str
-    envelope: Envelope
-    body: str
-    # (line number, text) of each bare line under it; most records have none.
-    continuation: list[tuple[int, str]] = field(default_factory=list)
-
-
-@dataclass
-class LineCounts:
-    """How each line of the log was classified, and which envelope styles it used.
-
-    ``segments`` counts the records' lines: a physical line that a lone CR redrew, or on which
-    a record started in the middle (an overwritten progress line), holds several. Such a line
-    is still counted once, so that the four classes add up to the physical lines: unrecognised
-    if any of its segments is, else recognised if any is, else foreign, else blank.
-    ``style_spans`` lists, in line order, stretches of records in one envelope style as
-    [first line, last line, style, records]; bare lines and other programs' own messages are
-    left out (the style of each run in the summary comes from them)."""
-
-    segments: int = 0
-    recognized: int = 0
-    unrecognized: int = 0
-    foreign: int = 0
-    blank: int = 0
-    # Numbers beyond 64 bits (a corrupted log): their events keep None in their place.
-    out_of_range: int = 0
-    envelope_styles: dict[str, int] = field(default_factory=dict)
-    style_spans: list[list[Any]] = field(default_factory=list)
-
-    def note_style(self, envelope: Envelope, line: int, last_line: int, records: int = 1) -> None:
-        style = envelope.style
-        styles = self.envelope_styles
-        styles[style] = styles.get(style, 0) + records
-        if style == "none" or envelope.producer in FOREIGN_PRODUCERS:
-            return
-        spans = self.style_spans
-        if spans and spans[-1][2] == style:
-            last = spans[-1]
-            last[1] = last_line
-            last[3] += records
-        else:
-            spans.append([line, last_line, style, records])
-
-
-# Which class a line holding several segments is counted in: the highest of its segments'
-# (an unknown segment is not hidden by a known one beside it).
-_CLASS_RANK = {"blank": 0, "foreign": 1, "recognized": 2, "unrecognized": 3}
-
-
-def assemble_records(
-    segments: Iterable[Scanned], fast: bool = True
-) -> Iterator[Record | ParsedLine | ClaimedRecords | RowBlock]:
-    """Attach each bare segment to the enveloped record above it; blocks
-    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
-    regular expression instead of the grammar (the same result)."""
-    pending: Record | None = None
-    cache = EnvelopeCache() if fast else None
-    for segment in segments:
-        if type(segment) in _SCANNED_RECORDS:
-            # A block's lines (a parsed line) have envelopes of their own: it closes the
-            # record above.
-            if pending is not None:
-                yield pending
-                pending = None
-            yield segment  # type: ignore[misc]
-            continue
-        number, text = segment  # type: ignore[misc]
-        split = cache.split(text) if cache is not None else None
-        envelope, body = split if split is not None else split_envelope(text)
-        if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
-            pending.continuation.append((number, text))
-            continue
-        if pending is not None:
-            yield pending
-        pending = Record(number, text, envelope, body)
-    if pending is not None:
-        yield pending
 
 
 def _start_rule(envelope: Envelope) -> str:
@@ -204,9 +92,9 @@ class RecordParser:
             self._announced = None
             return self._count_claimed(record)
         if type(record) is ParsedLine:
-            return self._bounded(self._count_parsed(record))
+            return bounded(self.counts, self._count_parsed(record))
         assert isinstance(record, Record)
-        items = self._bounded(self._parse_record(record))
+        items = bounded(self.counts, self._parse_record(record))
         # A list announced by the record before (``trtlog.parse.announced``).
         announced, self._announced = self._announced, None
         if record.continuation:
@@ -216,30 +104,6 @@ class RecordParser:
             self._reclassify(record.line, "unrecognized", "recognized")
         elif announces(record.body):
             self._announced = announcement(record.body, items)
-        return items
-
-    def _bounded(self, items: list[Item]) -> list[Item]:
-        """``items`` with every whole number that does not fit in 64 signed bits (a corrupted
-        log: "After slice removal: 99999999999999999999 layers") replaced by None and
-        counted: tables keep such values in 64-bit columns. Tactic ids (``TacticId``, TensorRT's
-        unsigned 64-bit values) are kept."""
-        for index, item in enumerate(items):
-            if type(item) is tuple:
-                # A row's only whole number besides its tactic id: the timing runner's id.
-                if item[0] in _ROWS_WITH_RUNNER_ID:
-                    value = item[RUNNER_ID]
-                    if value is not None and not _INT64_MIN <= value <= _INT64_MAX:
-                        self.counts.out_of_range += 1
-                        items[index] = (*item[:RUNNER_ID], None, *item[RUNNER_ID + 1 :])
-                continue
-            names = _INT_FIELDS.get(type(item))
-            if names is None:
-                names = _INT_FIELDS[type(item)] = _int_fields(cast(Event, item))
-            for name in names:
-                value = getattr(item, name)
-                if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
-                    object.__setattr__(item, name, None)
-                    self.counts.out_of_range += 1
         return items
 
     def _parse_record(self, record: Record) -> list[Item]:
@@ -428,7 +292,7 @@ class RecordParser:
             setattr(counts, kind, getattr(counts, kind) + 1)
             return
         classes = self._split_classes.setdefault(line, [])
-        before = max(classes, key=_CLASS_RANK.__getitem__) if classes else None
+        before = max(classes, key=CLASS_RANK.__getitem__) if classes else None
         classes.append(kind)
         self._recount(before, classes)
 
@@ -440,12 +304,12 @@ class RecordParser:
             setattr(counts, old, getattr(counts, old) - 1)
             setattr(counts, new, getattr(counts, new) + 1)
             return
-        before = max(classes, key=_CLASS_RANK.__getitem__)
+        before = max(classes, key=CLASS_RANK.__getitem__)
         classes[classes.index(old)] = new
         self._recount(before, classes)
 
     def _recount(self, before: str | None, classes: list[str]) -> None:
-        after = max(classes, key=_CLASS_RANK.__getitem__)
+        after = max(classes, key=CLASS_RANK.__getitem__)
         if after == before:
             return
         counts = self.counts

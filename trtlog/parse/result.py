@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from trtlog.events.base import Event
-from trtlog.parse.records import LineCounts
+from trtlog.parse.line_counts import LineCounts
 
 E = TypeVar("E", bound=Event)
 

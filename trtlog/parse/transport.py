@@ -1,22 +1,20 @@
 """Hand a piece's items from a worker process to this one with little pickling work.
 
-Most items a worker parses are rows (``trtlog.parse.rows``): format combinations, timing runners
-and fastest tactics, 850,000 per GB of a 10.x log, and the blocks of tactic timings
-between them. Rows pass as they are: pickle writes and reads plain tuples without calling back
-into Python. An event pickled by itself calls its ``__reduce__`` and, when read back,
-``rebuild`` (``trtlog.events.pickling``): Python code run per event. So ``pack`` takes the
-events' classes and field values out in one loop (compiled, ``setup.py``), and ``unpack`` makes
+Most items a worker parses are rows (``trtlog.parse.rows``): format combinations, timing runners and
+fastest tactics, and the blocks of tactic timings between them. Rows pass as they are: pickle writes
+and reads plain tuples without calling back into Python. An event pickled by itself calls its
+``__reduce__`` and, when read back, ``rebuild`` (``trtlog.events.pickling``): Python code run per
+event. So ``pack`` takes the events' classes and field values out in one loop, and ``unpack`` makes
 the same events again with each class's maker (``trtlog.events.makers``), as ``rebuild`` does;
 blocks (``RowBlock``) go the same way.
 
 Two kinds of value still cost pickle a call per object, and are taken apart here too:
-- a tactic id (``TacticId``, an ``int`` subclass) goes through ``object.__reduce_ex__``: about
-  2 µs each, 4 ms of the 15 ms that pickling a 10.x piece's values took when each runner's
-  fastest tactic was an event (its row now holds a plain ``int``). It crosses as a plain
+- a tactic id (``TacticId``, an ``int`` subclass) goes through ``object.__reduce_ex__``, a
+  Python call per id. It crosses as a plain
   ``int`` and is made a ``TacticId`` again: a field that can hold one (annotated ``TacticId``)
   holds nothing else an event is made with but ``None``.
-- a block's tactic ids and times (``array``) go through ``array.__reduce_ex__``: 8 ms of those
-  15 ms for the 2,300 blocks of a piece. They cross as their bytes.
+- a block's tactic ids and times (``array``) go through ``array.__reduce_ex__``, which copies
+  them into a list. They cross as their bytes.
 
 ``tests/test_pickling.py`` round-trips every event class and a block this way;
 ``tests/test_parallel.py`` holds a parse in pieces to the events of one pass.
@@ -100,7 +98,7 @@ def unpack(packed: Packed) -> list[Item]:
         kind = kinds[event]
         make = makers.get(kind)
         if make is None:
-            # A block's class is compiled: made through its ``__init__`` (``RowBlock``).
+            # A block is no dataclass: it is made through its ``__init__`` (``RowBlock``).
             make = makers[kind] = RowBlock if kind is RowBlock else value_maker(kind)
             tactics_of[kind] = tactic_positions(kind)
         fields_values = values[event]

@@ -1,9 +1,8 @@
 """Draw the rows of a table that fits unfolded, as rich would, without rich laying out each one.
 
 Rich lays out every line of every cell on its own (measuring, wrapping, justifying, cropping),
-even where the rows are handed to it as one row of multi-line cells: the two tables of a query for
-one layer of the 1 GB benchmark log (its 5 choices and its 537 timings) took 0.19-0.31 s to lay
-out that way, in a query of about 0.95 s, and 0.05-0.07 s drawn here. In a table that fits
+even where the rows are handed to it as one row of multi-line cells, which made that layout most
+of a one-layer query's time on a large log. In a table that fits
 unfolded, a row whose cells are plain text (printable ASCII, and the check mark of a flag) is
 those cells padded to the column widths between the box's rules. So rich lays out the title, the
 header and one row made of each column's widest cell (which gives the columns the widths all the

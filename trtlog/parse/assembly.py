@@ -1,0 +1,68 @@
+"""Group a log's segments into records: an enveloped line and the bare lines under it.
+
+TensorRT writes a multi-line message (Engine Layer Information, trtexec's layer listing, an ONNX
+node dump) with one envelope; the bare lines under it travel with it to the record parser
+(``trtlog.parse.records``), which decides how many of them the message spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
+from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.rows import RowBlock
+from trtlog.parse.scanner import ClaimedRecords, ParsedLine
+
+if TYPE_CHECKING:
+    from trtlog.parse.scanner import Scanned
+
+# What the scanner hands on already parsed: each closes the record above it.
+_SCANNED_RECORDS = (RowBlock, ParsedLine, ClaimedRecords)
+
+
+@dataclass(slots=True)
+class Record:
+    """One enveloped line (or one bare line) and the bare lines under it."""
+
+    line: int
+    raw: str
+    envelope: Envelope
+    body: str
+    # (line number, text) of each bare line under it; most records have none.
+    continuation: list[tuple[int, str]] = field(default_factory=list)
+
+
+def assemble_records(
+    segments: Iterable[Scanned], fast: bool = True
+) -> Iterator[Record | ParsedLine | ClaimedRecords | RowBlock]:
+    """Attach each bare segment to the enveloped record above it; blocks
+    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
+    regular expression instead of the grammar (the same result)."""
+    pending: Record | None = None
+    cache = EnvelopeCache() if fast else None
+    for segment in segments:
+        if type(segment) in _SCANNED_RECORDS:
+            # A block's lines (a parsed line) have envelopes of their own: it closes the
+            # record above.
+            if pending is not None:
+                yield pending
+                pending = None
+            yield segment  # type: ignore[misc]
+            continue
+        number, text = segment  # type: ignore[misc]
+        split = cache.split(text) if cache is not None else None
+        envelope, body = split if split is not None else split_envelope(text)
+        if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
+            pending.continuation.append((number, text))
+            continue
+        if pending is not None:
+            yield pending
+        pending = Record(number, text, envelope, body)
+    if pending is not None:
+        yield pending
+
+
+__all__ = ["Record", "assemble_records"]
