@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from trtlog.analysis import BuildLog
-from trtlog.events import Diagnostic, Foreign
+from trtlog.events import Diagnostic, Foreign, Unrecognized
 from trtlog.parse import parse_text
 from trtlog.parse.summarize import summarize
 from trtlog.render.facts import summary_facts
@@ -59,6 +59,27 @@ def test_other_libraries_glog_lines_are_foreign_not_warnings() -> None:
         summary = summarize(log)
         assert (summary.warnings, summary.errors, summary.first_error) == (1, 0, None)
         assert summary.styles == []
+
+
+def test_a_plugins_own_log_line_after_the_layer_listing_is_foreign() -> None:
+    # TensorRT 8.5 trtexec building a custom plugin that logs through its own logger (the
+    # lines below are from such a build); the line after a listing that no layer form takes is
+    # kept as unrecognised unless it opens with a date and time of its own.
+    listing = (
+        "[06/22/2024-20:52:41] [V] [TRT] Engine Layer Information:\n"
+        "Layer(PluginV2): /Identity_TRT, Tactic: 0x0000000000000000, TRT::Identity_TRT_0 "
+        "(Float[1,40000,256]) -> 1 (Float[1,40000,256])\n"
+    )
+    for after, kind in (
+        ("2024-06-22 20:52:41.045771: T identity.cpp:270] destroy \n", Foreign),
+        ("Layer(NewKind): /Identity_TRT, a form not known yet\n", Unrecognized),
+    ):
+        for fast in (True, False):
+            log = parse_text(listing + after, fast=fast)
+            assert type(log.events[-1]) is kind, (after, fast)
+            assert log.events[-1].line == 3
+            expected = (0, 1) if kind is Foreign else (1, 0)
+            assert (log.counts.unrecognized, log.counts.foreign) == expected
 
 
 def test_torch_tensorrt_keeps_the_lines_of_its_multi_line_messages() -> None:

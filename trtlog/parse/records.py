@@ -9,6 +9,7 @@ their own, and what still matches nothing is kept as ``Foreign`` (another progra
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, cast
 
 from lark import Lark
@@ -38,6 +39,9 @@ from trtlog.parse.scanner import ClaimedRecords, ParsedLine
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
+
+# A date and time at the start of a line: another program's logger (glog, absl, Python's).
+_OWN_STAMP = re.compile(r"\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}")
 
 # Records whose message lists layers on the bare lines under it.
 _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
@@ -133,8 +137,14 @@ class RecordParser:
         events: list[Item]
         events, used = self._parse_head(record, lines, numbers)  # type: ignore[assignment]
         # The first line a listing block did not take is most likely a layer line of a form the
-        # grammar does not know yet, not another program's output: keep it as unrecognised.
-        suspect = used < len(lines) and any(isinstance(event, _LISTING_HEADERS) for event in events)
+        # grammar does not know yet, not another program's output: keep it as unrecognised. A
+        # line that opens with a date and time of its own ("2024-06-22 20:52:41.045771: T
+        # identity.cpp:270] destroy", a plugin's logger) is another program's all the same.
+        suspect = (
+            used < len(lines)
+            and any(isinstance(event, _LISTING_HEADERS) for event in events)
+            and _OWN_STAMP.match(lines[used]) is None
+        )
         for number, text in zip(numbers[used:], lines[used:], strict=True):
             events.extend(self._parse_bare(record.envelope, number, text, suspect))
             suspect = False
