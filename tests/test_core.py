@@ -388,7 +388,7 @@ def test_generated_runs_are_claimed_only_as_the_grammar_reads_them(
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=300), st.integers(1, 64))
 def test_arbitrary_bytes_never_fail_and_every_line_is_counted(data: bytes, chunk: int) -> None:
-    scanner = _core.Scanner([], 1)
+    scanner = _core.Scanner(_core.Guards([]), 1)
     pieces = []
     for start in range(0, len(data), chunk):
         pieces.extend(scanner.feed(data[start : start + chunk]))

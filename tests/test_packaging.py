@@ -25,7 +25,7 @@ def test_maturin_builds_the_core_into_the_package() -> None:
 def test_the_core_is_importable() -> None:
     from trtlog import _core
 
-    assert _core.Scanner([], 1).lines == 0
+    assert _core.Scanner(_core.Guards([]), 1).lines == 0
 
 
 def test_grammars_are_found_through_the_package() -> None:

@@ -24,6 +24,7 @@ from trtlog.analysis import TABLES, stream_build_log
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
+from trtlog.parse import pieces as pieces_module
 from trtlog.parse.parallel import ParallelParse, PieceResult
 from trtlog.parse.pieces import Piece, cut
 from trtlog.parse.records import RecordParser
@@ -73,7 +74,7 @@ def test_most_logs_are_really_cut() -> None:
 def test_pieces_give_the_tables_of_one_pass(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = next(path for path in CORPUS_LOGS if path.name == name)
     one = stream_build_log(resolve(path), jobs=1)
-    monkeypatch.setattr(parallel_module, "PIECE_BYTES", SMALL_PIECE)
+    monkeypatch.setattr(pieces_module, "PIECE_BYTES", SMALL_PIECE)
     assert len(cut(str(path)) or []) > 5
     two = stream_build_log(resolve(path), jobs=2)
     assert asdict(two.summary) == asdict(one.summary)
@@ -110,11 +111,7 @@ def test_the_first_piece_is_small_and_the_others_full_size(tmp_path: Path) -> No
     pieces = cut(str(path), 4 << 20)
     assert pieces is not None
     sizes = [piece.end - piece.start for piece in pieces]
-    assert (
-        parallel_module.FIRST_PIECE_BYTES
-        <= sizes[0]
-        < parallel_module.FIRST_PIECE_BYTES + len(line)
-    )
+    assert pieces_module.FIRST_PIECE_BYTES <= sizes[0] < pieces_module.FIRST_PIECE_BYTES + len(line)
     assert all(4 << 20 <= size < (4 << 20) + len(line) for size in sizes[1:-1])
     assert len(pieces) == 4
 
@@ -133,7 +130,7 @@ def test_newlines_are_counted_across_buffer_refills(tmp_path: Path) -> None:
     data = b"a\nbb\r\n\n\xff\xfe\ncccccccccccc\nd" * 5 + b"\n\n"
     path = tmp_path / "lines.log"
     path.write_bytes(data)
-    counter = parallel_module._NewlineCounter(size=7)
+    counter = pieces_module._NewlineCounter(size=7)
     with path.open("rb") as stream:
         for start, end in ((0, len(data)), (0, 0), (3, 4), (5, 40), (len(data) - 2, len(data))):
             assert counter.count(stream, start, end) == data[start:end].count(b"\n")
@@ -149,14 +146,14 @@ def test_pieces_are_numbered_only_as_far_as_they_are_asked_for(
     expected = cut(path, 1024)
     assert expected is not None and len(expected) > 10
     counted: list[int] = []
-    count = parallel_module._NewlineCounter.count
+    count = pieces_module._NewlineCounter.count
 
     def recording_count(self: object, stream: BinaryIO, start: int, end: int) -> int:
         counted.append(start)
         return count(self, stream, start, end)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(parallel_module._NewlineCounter, "count", recording_count)
-    pieces = parallel_module._numbered_pieces(path, 1024)
+    monkeypatch.setattr(pieces_module._NewlineCounter, "count", recording_count)
+    pieces = pieces_module.numbered_pieces(path, 1024)
     assert pieces is not None and len(pieces) == len(expected)
     assert pieces[0] == expected[0] and not counted
     assert pieces[3] == expected[3]
@@ -225,7 +222,7 @@ def test_what_cannot_be_cut_is_parsed_in_one_pass(tmp_path: Path) -> None:
 
 
 def test_cli_jobs_give_the_same_jsonl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel_module, "PIECE_BYTES", 1024)
+    monkeypatch.setattr(pieces_module, "PIECE_BYTES", 1024)
     sample = SAMPLES / "trtexec_8.x_build.log"
     runner = CliRunner()
     outputs = []
@@ -393,9 +390,9 @@ def test_pandas_is_imported_after_the_workers_are_forked() -> None:
         "import sys\n"
         "import trtlog.cli.parse_output, trtlog.store\n"
         "from trtlog.analysis.buildlog import stream_build_log\n"
-        "from trtlog.parse import parallel\n"
+        "from trtlog.parse import parallel, pieces\n"
         "from trtlog.sources import resolve\n"
-        "parallel.PIECE_BYTES = 1024\n"
+        "pieces.PIECE_BYTES = 1024\n"
         "loaded = []\n"
         "take = parallel._PiecesAhead.take\n"
         "def recording_take(self, index):\n"

@@ -3,6 +3,12 @@
 def widened(pattern: str) -> str:
     """A grammar terminal's Python pattern as a Rust pattern matching the same text or more."""
 
+class Guards:
+    """Per grammar rule the core claims, the patterns of the terminals Lark's lexer tries before
+    the rule's first terminal; compiled once, shared by scanners."""
+
+    def __init__(self, guards: list[tuple[str, list[str]]]) -> None: ...
+
 class Scanner:
     """Reads a log's bytes into pieces, in order:
 
@@ -13,7 +19,7 @@ class Scanner:
     - ``(2, first_line, envelope, lines, bodies)``: one-line Myelin trace rows.
     """
 
-    def __init__(self, guards: list[tuple[str, tuple[str, ...]]], first_line: int = 1) -> None: ...
+    def __init__(self, guards: Guards, first_line: int = 1) -> None: ...
     def feed(self, data: bytes) -> list[tuple[object, ...]]: ...
     def finish(self) -> list[tuple[object, ...]]: ...
     @property

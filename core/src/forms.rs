@@ -159,39 +159,83 @@ pub fn is_myelin(body: &str) -> bool {
 /// the start of a message: a body one of them matches at its start is not claimed (the lexer
 /// would take it otherwise). A rule without guards, or whose guards do not compile, is never
 /// claimed.
+///
+/// The lexer tries the terminals in one order, so each rule's guards are the first few of one
+/// list: that list is compiled once, and a rule is guarded by its first few patterns.
 #[derive(Clone, Debug, Default)]
 pub struct Guards {
-    sets: Vec<(String, Option<RegexSet>)>,
+    /// The longest list of guards, compiled (None where it does not compile).
+    shared: Option<RegexSet>,
+    rules: Vec<(String, Guard)>,
+}
+
+#[derive(Clone, Debug)]
+enum Guard {
+    /// The first this many patterns of the shared list.
+    Shared(usize),
+    /// A list of its own (None where it does not compile: never claimed).
+    Own(Option<RegexSet>),
+}
+
+fn anchored_set(patterns: &[String]) -> Option<RegexSet> {
+    RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
 }
 
 impl Guards {
     /// `guards`: (rule, its patterns, each matched at the body's start).
     pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let sets = guards
+        let longest = guards
+            .iter()
+            .map(|(_, patterns)| patterns)
+            .max_by_key(|patterns| patterns.len())
+            .cloned()
+            .unwrap_or_default();
+        let shared = anchored_set(&longest);
+        let rules = guards
             .iter()
             .map(|(rule, patterns)| {
-                let anchored = patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"));
-                (rule.clone(), RegexSet::new(anchored).ok())
+                let guard = if shared.is_some() && longest.starts_with(patterns) {
+                    Guard::Shared(patterns.len())
+                } else {
+                    Guard::Own(anchored_set(patterns))
+                };
+                (rule.clone(), guard)
             })
             .collect();
-        Guards { sets }
+        Guards { shared, rules }
     }
 
     /// No terminal comes before any rule's (for tests of the forms alone).
     pub fn none() -> Guards {
         let rules = [Kind::Plain, Kind::Named, Kind::Myelin].map(Kind::rule);
-        let sets = rules
+        let rules = rules
             .iter()
             .chain(crate::records::RULES.iter())
-            .map(|rule| (rule.to_string(), Some(RegexSet::empty())))
+            .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
-        Guards { sets }
+        Guards {
+            shared: None,
+            rules,
+        }
     }
 
     /// Whether a body of grammar rule `rule` may be claimed.
     pub fn clear(&self, rule: &str, body: &str) -> bool {
-        match self.sets.iter().find(|(own, _)| own == rule) {
-            Some((_, Some(set))) => !set.is_match(body),
+        match self.rules.iter().find(|(own, _)| own == rule) {
+            Some((_, Guard::Shared(0))) => true,
+            Some((_, Guard::Shared(count))) => {
+                let Some(set) = &self.shared else {
+                    return false;
+                };
+                // Matches are listed in the patterns' order: the first tells.
+                !set.is_match(body)
+                    || set
+                        .matches(body)
+                        .iter()
+                        .next()
+                        .is_none_or(|first| first >= *count)
+            }
+            Some((_, Guard::Own(Some(set)))) => !set.is_match(body),
             _ => false,
         }
     }
@@ -282,5 +326,23 @@ mod tests {
         // No guards at all: never claimed.
         assert!(!guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
         assert!(Guards::none().clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
+    }
+
+    #[test]
+    fn rules_guarded_by_the_start_of_one_list_see_only_their_own_guards() {
+        let earlier = "Fastest".to_string();
+        let later = "[^ ]+ Tactic".to_string();
+        let guards = Guards::new(&[
+            ("timing_runner".into(), vec![earlier.clone()]),
+            ("tactic_timing".into(), vec![earlier, later]),
+        ]);
+        let body = "Named Tactic: 0x1 Time: 1";
+        // Only the later pattern matches: it guards the rule with both, not the other.
+        assert!(guards.clear("timing_runner", body));
+        assert!(!guards.clear("tactic_timing", body));
+        let fastest = "Fastest Tactic: 0x1 Time: 1";
+        assert!(!guards.clear("timing_runner", fastest));
+        assert!(!guards.clear("tactic_timing", fastest));
+        assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
     }
 }

@@ -1,6 +1,7 @@
 //! The Python face of the core: `trtlog._core.Scanner` (typed in `trtlog/_core.pyi`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -24,14 +25,30 @@ struct Scanner {
     kernels: HashMap<String, Py<PyString>>,
 }
 
+/// Per form, the patterns of the terminals the grammar's lexer tries before it, compiled once
+/// and shared by every scanner of a process (compiling them costs more than reading a small log).
+#[pyclass(module = "trtlog._core", name = "Guards", frozen)]
+struct SharedGuards {
+    guards: Arc<Guards>,
+}
+
+#[pymethods]
+impl SharedGuards {
+    #[new]
+    fn new(guards: Vec<(String, Vec<String>)>) -> Self {
+        SharedGuards {
+            guards: Arc::new(Guards::new(&guards)),
+        }
+    }
+}
+
 #[pymethods]
 impl Scanner {
-    /// `guards`: per form, the patterns of the terminals the grammar's lexer tries before it.
     #[new]
     #[pyo3(signature = (guards, first_line = 1))]
-    fn new(guards: Vec<(String, Vec<String>)>, first_line: u64) -> Self {
+    fn new(guards: &SharedGuards, first_line: u64) -> Self {
         Scanner {
-            core: CoreScanner::new(first_line, Guards::new(&guards)),
+            core: CoreScanner::new(first_line, Arc::clone(&guards.guards)),
             kernels: HashMap::new(),
         }
     }
@@ -201,6 +218,7 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scanner>()?;
+    module.add_class::<SharedGuards>()?;
     module.add_function(wrap_pyfunction!(widened, module)?)?;
     Ok(())
 }

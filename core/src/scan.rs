@@ -9,6 +9,8 @@
 //! (`forms`). Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
 
 use crate::envelope::{may_embed_stamp, opens_record, verbose_prefix_len};
+use std::sync::Arc;
+
 use crate::forms::{timing, Guards, Kind};
 use crate::records::{record, Record};
 
@@ -84,7 +86,7 @@ struct Run {
 
 /// Reads a log's bytes into pieces; `lines` counts the physical lines read.
 pub struct Scanner {
-    guards: Guards,
+    guards: Arc<Guards>,
     /// Bytes after the last newline fed so far.
     partial: Vec<u8>,
     next_line: u64,
@@ -97,9 +99,9 @@ pub struct Scanner {
 }
 
 impl Scanner {
-    pub fn new(first_line: u64, guards: Guards) -> Scanner {
+    pub fn new(first_line: u64, guards: impl Into<Arc<Guards>>) -> Scanner {
         Scanner {
-            guards,
+            guards: guards.into(),
             partial: Vec::new(),
             next_line: first_line,
             lines: 0,

@@ -29,7 +29,7 @@ from trtlog.parse import StreamItems
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place, fold
 from trtlog.parse.line_counts import LineCounts
-from trtlog.parse.pieces import PIECE_BYTES, Piece, numbered_pieces
+from trtlog.parse.pieces import Piece, numbered_pieces
 from trtlog.parse.reader import LogSourceError, open_log
 from trtlog.parse.rows import Item
 from trtlog.parse.transport import pack, unpack
@@ -78,7 +78,7 @@ class ParallelParse:
 
     path: str
     jobs: int
-    # None: ``PIECE_BYTES``.
+    # None: ``trtlog.parse.pieces.PIECE_BYTES``.
     piece_bytes: int | None = None
     once_forked: Callable[[], object] | None = None
     on_progress: Callable[[int], None] | None = None
@@ -95,8 +95,7 @@ class ParallelParse:
 
     def _items(self) -> Iterator[Item]:
         with open_log(self.path) as stream:
-            size = self.piece_bytes or PIECE_BYTES
-            pieces = numbered_pieces(self.path, size) if self.jobs > 1 else None
+            pieces = numbered_pieces(self.path, self.piece_bytes) if self.jobs > 1 else None
             if not pieces or len(pieces) < 2:
                 yield from self._one_pass(stream)
                 return

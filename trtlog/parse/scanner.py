@@ -130,6 +130,12 @@ def core_guards(lark: Lark) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(guards)
 
 
+@cache
+def shared_guards(lark: Lark) -> _core.Guards:
+    """``core_guards`` compiled once per process, for every scanner of the grammar."""
+    return _core.Guards([(form, list(patterns)) for form, patterns in core_guards(lark)])
+
+
 def _widened(pattern: str) -> str:
     return _core.widened(pattern)
 
@@ -139,7 +145,7 @@ class CoreScanner:
 
     def __init__(self, fast_path: FastPath, lark: Lark, first_line: int = 1) -> None:
         self._fast_path = fast_path
-        self._core = _core.Scanner(list(core_guards(lark)), first_line)
+        self._core = _core.Scanner(shared_guards(lark), first_line)
         self._envelopes = EnvelopeCache()
         # The lines that hold more than one segment (``numbered_segments``).
         self.split_lines: set[int] = set()
