@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import ClassVar
 
 from trtlog.events.pickling import reduce_slots
@@ -106,6 +107,7 @@ class Event:
         return _snake_case(cls.__name__)
 
 
+@cache
 def _snake_case(name: str) -> str:
     out = []
     for index, char in enumerate(name):

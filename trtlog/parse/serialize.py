@@ -9,11 +9,18 @@ from typing import Any
 
 from trtlog.events.base import Event, TacticId, Tensor
 
+# Per event class, its fields' names in order.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+# Values JSON takes as they are (a ``TacticId`` is an ``int`` subclass, so not of this type).
+_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
+
 
 def to_plain(value: Any) -> Any:
     """A JSON-ready form of an event field: tactic ids as "0x..." strings, times as ISO text,
     a number that is not finite (TensorRT prints "inf" and "nan") as null: JSON has no such
     numbers."""
+    if type(value) in _PLAIN_TYPES:
+        return value
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, TacticId):
@@ -34,6 +41,10 @@ def to_plain(value: Any) -> Any:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"kind": <grammar rule>, "family": ..., <fields>}``."""
     record: dict[str, Any] = {"kind": event.kind(), "family": event.family}
-    for field in dataclasses.fields(event):
-        record[field.name] = to_plain(getattr(event, field.name))
+    kind = type(event)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(kind))
+    for name in names:
+        record[name] = to_plain(getattr(event, name))
     return record
