@@ -74,6 +74,34 @@ def message_parser() -> Lark:
     )
 
 
+def terminal_regexp(name: str) -> str:
+    """Terminal ``name`` of the message grammar as regular expression text to put into a larger
+    expression: a non-capturing group whose own groups capture nothing, so that the larger
+    expression's groups are numbered as it writes them."""
+    pattern = message_parser().get_terminal(name).pattern.to_regexp()
+    return f"(?:{non_capturing(pattern)})"
+
+
+def non_capturing(pattern: str) -> str:
+    """``pattern`` with every group made non-capturing (lookarounds and other "(?" groups are
+    left as they are). Parentheses escaped or inside a character class are no groups."""
+    out: list[str] = []
+    escaped = in_class = False
+    for index, character in enumerate(pattern):
+        out.append(character)
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+        elif character == "(" and not pattern.startswith("?", index + 1):
+            out.append("?:")
+    return "".join(out)
+
+
 def _grammar_cache() -> str | None:
     """Where Lark keeps the analysed grammar between runs (it loads five times faster than it
     builds, and Lark rebuilds it when the grammar changes): the user's own cache folder, never
