@@ -68,7 +68,7 @@ _TACTIC_SKIPPED = re.compile(rf"Tactic:? ({TACTIC_ID}){_SCRATCH_KEYWORD}(\d+), a
 _ONLY_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) is the only option, timing skipped")
 _RUNNER_SKIPPED = re.compile(rf"Skipping ({_RUNNER_NAME}): No valid tactics for ([^\n]+)")
 _RUNNER_HAS_NONE = re.compile(
-    terminal_regexp("SKIPPED_RUNNER") + " has no valid tactics for this config, skipping"
+    f"({terminal_regexp('SKIPPED_RUNNER')}) has no valid tactics for this config, skipping"
 )
 _COMBINATION = re.compile(
     r"\*{15} Autotuning (format combination: |Reformat: ?)"

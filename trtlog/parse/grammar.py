@@ -45,7 +45,8 @@ def message_grammar() -> Grammar:
     for building another parser from it: ``Lark(message_grammar(), start=...)``."""
     loader = grammar_loader()
     source, text = loader(None, MESSAGE_GRAMMAR)
-    grammar, _used_files = load_grammar(text, source, [loader], False)
+    # (Lark's function is untyped: a grammar and the files it read.)
+    grammar: Grammar = load_grammar(text, source, [loader], False)[0]
     return grammar
 
 
