@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
+from typing import NamedTuple
 
 from trtlog.parse.envelope import (
     LEVELS,
@@ -23,37 +24,11 @@ from trtlog.parse.envelope import (
     torch_tensorrt_envelope,
     triton_envelope,
 )
+from trtlog.parse.grammar import non_capturing
 
-# The envelopes of nearly every line: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python
-# API's "[ts] [TRT] [V] ". Other envelopes, and lines that may have none, go to the grammar.
-_TIMESTAMPED = re.compile(
-    r"(\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]) ?(?:\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-    r"|\[(TRT|TRT-LLM)\] ?(?:\[([VIWEFXSU!])\] ?)?)"
-)
-# The longest text ``_TIMESTAMPED`` matches ("[ts] [V] [TRT-LLM] "): what it makes of a line
-# depends on the line's first ``_HEAD`` characters alone (it has no lookahead).
+# The longest text the timestamped envelope matches ("[ts] [V] [TRT-LLM] "): what it makes of a
+# line depends on the line's first ``_HEAD`` characters alone (it has no lookahead).
 _HEAD = 36
-# TensorRT-Edge-LLM's: "[13:47:39.127] [INFO] [TensorRT] " (``SOURCE_TAG`` in envelope.lark).
-_CLOCKED = re.compile(
-    r"(\[\d\d:\d\d:\d\d\.\d{3}\]) ?\[(DEBUG|INFO|WARNING|ERROR|UNKNOWN)\] ?"
-    r"\[(TensorRT|[^\]\n]+:\d+(?::[^\]\n]*)?)\] ?"
-)
-# Envelopes without a timestamp: the Python logger of 6.x-8.0 and custom loggers' bare levels.
-_UNSTAMPED = re.compile(
-    r"\[TensorRT\] (VERBOSE|INFO|WARNING|ERROR|INTERNAL[_ ]ERROR): ?"
-    r"|\[([VIWEFXSU!])\] ?(?:\[(TRT|TRT-LLM)\] ?)?"
-)
-# onnx2trt's and ONNX Runtime's TensorRT loggers (``ISO_STAMP_LEVEL`` in envelope.lark).
-_ISO_STAMPED = re.compile(
-    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?"
-)
-# ONNX Runtime's prefix, with its TensorRT logger's stamp when it relays TensorRT's message.
-_ONNXRUNTIME = re.compile(
-    r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIWEF]:onnxruntime:[^\]\n]*\] ?)"
-    r"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +(?:BUG|ERROR|WARNING|INFO|VERBOSE|UNKNOWN)\] ?)?"
-)
-# Triton's: "I0511 01:22:37.728144 1 logging.cc:52] " (glog's format, F for fatal).
-_TRITON = re.compile(r"[EWIF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\] ?")
 # Every envelope starts with "[" but those of Python's logging module (Torch-TensorRT), of
 # DeepStream, of ONNX Runtime and of Triton.
 _LOGGING_PREFIXES = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:")
@@ -69,6 +44,7 @@ class EnvelopeCache:
     """Envelopes by prefix: the lines of one second at one level share one."""
 
     def __init__(self) -> None:
+        self._patterns = _patterns()
         self._envelopes: dict[str, Envelope] = {}
         # A timestamped line's first ``_HEAD`` characters -> its envelope and where its body
         # starts: the lines of one second at one level start with a few dozen heads, and a
@@ -82,23 +58,24 @@ class EnvelopeCache:
         if known is not None:
             envelope, end = known
             return envelope, line[end:]
+        patterns = self._patterns
         if not line.startswith("["):
             if line.startswith(_LOGGING_PREFIXES):
                 return self._logging(line)
             first = line[:1]
             if first.isdigit():
-                match = _ONNXRUNTIME.match(line)
+                match = patterns.onnxruntime.match(line)
                 if match is not None:
                     return self._shared(line, match, _onnxruntime_envelope), line[match.end() :]
             elif first in ("I", "W", "E", "F"):
-                match = _TRITON.match(line)
+                match = patterns.triton.match(line)
                 if match is not None:
                     return self._shared(line, match, _triton_envelope), line[match.end() :]
             return NO_ENVELOPE, line
         second = line[1:2]
         if second not in _ENVELOPE_SECOND and not second.isdigit():
             return NO_ENVELOPE, line
-        match = _TIMESTAMPED.match(line)
+        match = patterns.timestamped.match(line)
         if match is not None:
             envelope = self._shared(line, match, _envelope)
             heads = self._heads
@@ -106,13 +83,13 @@ class EnvelopeCache:
                 heads.clear()
             heads[head] = (envelope, match.end())
             return envelope, line[match.end() :]
-        match = _UNSTAMPED.match(line)
+        match = patterns.unstamped.match(line)
         if match is not None:
             return self._shared(line, match, _unstamped_envelope), line[match.end() :]
-        match = _CLOCKED.match(line)
+        match = patterns.clocked.match(line)
         if match is not None:
             return self._shared(line, match, _clocked_envelope), line[match.end() :]
-        match = _ISO_STAMPED.match(line)
+        match = patterns.iso_stamped.match(line)
         if match is not None:
             return self._shared(line, match, _iso_stamped_envelope), line[match.end() :]
         return None
@@ -148,6 +125,44 @@ class EnvelopeCache:
         return envelope
 
 
+class _Patterns(NamedTuple):
+    """The envelopes the cache splits itself, put together from the envelope grammar's terminals,
+    each terminal a group: trtexec's "[ts] [V] [TRT] " and "[ts] [I] ", the Python API's
+    "[ts] [TRT] [V] " (``timestamped``), TensorRT-Edge-LLM's "[13:47:39.127] [INFO] [TensorRT] "
+    (``clocked``), the envelopes without a timestamp of the Python logger of 6.x-8.0 and custom
+    loggers' bare levels (``unstamped``), onnx2trt's and ONNX Runtime's TensorRT loggers
+    (``iso_stamped``), ONNX Runtime's prefix with its TensorRT logger's stamp when it relays
+    TensorRT's message (``onnxruntime``), and Triton's "I0511 01:22:37.728144 1 logging.cc:52] "
+    (glog's format, F for fatal). Other envelopes, and lines that may have none, go to the
+    grammar."""
+
+    timestamped: re.Pattern[str]
+    clocked: re.Pattern[str]
+    unstamped: re.Pattern[str]
+    iso_stamped: re.Pattern[str]
+    onnxruntime: re.Pattern[str]
+    triton: re.Pattern[str]
+
+
+@cache
+def _patterns() -> _Patterns:
+    lark = envelope_parser()
+
+    def group(name: str) -> str:
+        return f"({non_capturing(lark.get_terminal(name).pattern.to_regexp())})"
+
+    stamp, level, library = group("TIMESTAMP"), group("LEVEL_TAG"), group("LIBRARY_TAG")
+    iso_stamp = group("ISO_STAMP_LEVEL")
+    return _Patterns(
+        timestamped=re.compile(f"{stamp}(?:{level}{library}?|{library}{level}?)"),
+        clocked=re.compile(group("CLOCK_STAMP") + group("WORD_LEVEL_TAG") + group("SOURCE_TAG")),
+        unstamped=re.compile(f"{group('PYTHON_TRT_LEVEL')}|{level}{library}?"),
+        iso_stamped=re.compile(iso_stamp),
+        onnxruntime=re.compile(f"{group('ONNXRUNTIME_PREFIX')}{iso_stamp}?"),
+        triton=re.compile(group("TRITON_PREFIX")),
+    )
+
+
 @cache
 def _logging_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The grammar's DEEPSTREAM_PREFIX, TORCH_TRT_PREFIX and PYTHON_LOGGING_PREFIX terminals."""
@@ -169,7 +184,7 @@ def _python_logging_envelope(match: re.Match[str]) -> Envelope:
 
 def _clocked_envelope(match: re.Match[str]) -> Envelope:
     stamp, level, source = match.groups()
-    return edge_llm_envelope(stamp, level, source)
+    return edge_llm_envelope(stamp.rstrip(), level.strip().strip("[]"), source.strip()[1:-1])
 
 
 def _deepstream_envelope(match: re.Match[str]) -> Envelope:
@@ -189,24 +204,29 @@ def _triton_envelope(match: re.Match[str]) -> Envelope:
     return triton_envelope(match.group())
 
 
+# A level tag is "[V] ", its level the letter.
+_LEVEL_LETTER = 1
+
+
 def _unstamped_envelope(match: re.Match[str]) -> Envelope:
-    python_level, level, library = match.groups()
-    if python_level is not None:
+    python_prefix, level, library = match.groups()
+    if python_prefix is not None:
+        # "[TensorRT] VERBOSE: "
+        python_level = python_prefix[len("[TensorRT] ") :].rstrip().rstrip(":")
         return Envelope("python-legacy", None, LEVELS[python_level], "trt")
     producer = "logger" if library is None else ("trtllm" if "LLM" in library else "trt")
-    return Envelope("level", None, LEVELS[level], producer)
+    return Envelope("level", None, LEVELS[level[_LEVEL_LETTER]], producer)
 
 
 def _envelope(match: re.Match[str]) -> Envelope:
     stamp, level, library, python_library, python_level = match.groups()
-    timestamp: datetime | None = parse_timestamp(stamp)
+    timestamp: datetime | None = parse_timestamp(stamp.rstrip())
     if level is not None:
         producer = "trtexec" if library is None else ("trtllm" if "LLM" in library else "trt")
-        return Envelope("trtexec", timestamp, LEVELS[level], producer)
+        return Envelope("trtexec", timestamp, LEVELS[level[_LEVEL_LETTER]], producer)
     producer = "trtllm" if "LLM" in python_library else "trt"
-    return Envelope(
-        "python-api", timestamp, None if python_level is None else LEVELS[python_level], producer
-    )
+    level_name = None if python_level is None else LEVELS[python_level[_LEVEL_LETTER]]
+    return Envelope("python-api", timestamp, level_name, producer)
 
 
 __all__ = ["EnvelopeCache"]

@@ -3,10 +3,11 @@
 Each parser takes a message body and the fields every event has (``Head``) and returns the event
 (or the row of a kind in ``trtlog.parse.rows.ROW_CLASSES``, its field values in order) exactly as
 the grammar rule's transformer builds it, or None when the body is not wholly that form. The
-expressions are the grammar's terminals written as regular expressions (``common.lark``,
-``autotuning.lark``); where a terminal is lazy, the text is taken as the lexer takes it, the
-shortest that lets the rest follow. Which parser is tried on a body, and whether the lexer would
-start the body with that form at all, is ``fast_path``'s.
+expressions are put together from the grammar's own terminals (``common.lark``,
+``autotuning.lark``, read from the parser) and the literals of its rules; where a terminal is
+lazy, the text is taken as the lexer takes it, the shortest that lets the rest follow. Which
+parser is tried on a body, and whether the lexer would start the body with that form at all, is
+``fast_path``'s.
 """
 
 from __future__ import annotations
@@ -33,35 +34,42 @@ from trtlog.events.graph import ForeignNodeMetadata
 from trtlog.events.makers import KeywordMakers
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import MyelinTrace
+from trtlog.parse.grammar import terminal_regexp
 from trtlog.parse.rows import NO_PLACE, Item
+from trtlog.parse.transform.autotuning import runner_parts
 
-# The grammar's terminals (common.lark, autotuning.lark), as regular expression text.
-TACTIC_ID = r"0x[0-9a-fA-F]+|-?\d+"
-NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan"
-_RUNNER = r" \(([A-Za-z]\w*)(?:\[(0x[0-9a-fA-F]+)\])?\)"
-KERNEL_PARAMETERS = r" numSplitK: \d+ numBuffers: \d+ numKernels: \d+"
+# The grammar's terminals (common.lark, autotuning.lark), as regular expression text that
+# captures nothing of its own.
+TACTIC_ID = terminal_regexp("TACTIC_ID")
+NUMBER = terminal_regexp("NUMBER")
+KERNEL_PARAMETERS = terminal_regexp("KERNEL_PARAMETERS")
+_RUNNER = terminal_regexp("RUNNER_SUFFIX")
+_RUNNER_NAME = terminal_regexp("RUNNER_NAME")
+_KERNEL_NAME = terminal_regexp("KERNEL_NAME")
+_TIME_KEYWORD = terminal_regexp("_TIME_KEYWORD")
+_SCRATCH_KEYWORD = terminal_regexp("_SCRATCH_KEYWORD")
+_SET_TACTIC_NAME = terminal_regexp("_SET_TACTIC_NAME")
 
-_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) [Tt]ime:? ({NUMBER})")
+_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}){_TIME_KEYWORD}({NUMBER})")
 _NAMED_TACTIC = re.compile(
-    rf"Tactic Name: (\S+)({KERNEL_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
+    rf"Tactic Name: ({_KERNEL_NAME})({KERNEL_PARAMETERS})? Tactic: ({TACTIC_ID}) Time: ({NUMBER})"
 )
 _FASTEST = re.compile(rf"Fastest Tactic: ({TACTIC_ID}) Time: ({NUMBER})")
 _PROFILED_AT = re.compile(rf"{_RUNNER} profiling completed in ")
 _PROFILED_REST = re.compile(
-    rf"{_RUNNER} profiling completed in ({NUMBER}) seconds\. Fastest Tactic: ({TACTIC_ID}) Time: "
-    rf"({NUMBER})"
+    rf"({_RUNNER}) profiling completed in ({NUMBER}) seconds\. Fastest Tactic: ({TACTIC_ID}) "
+    rf"Time: ({NUMBER})"
 )
 _TIMING_RUNNER = re.compile(rf"--------------- Timing Runner: (.+?)?({_RUNNER})")
-_RUNNER_PARTS = re.compile(_RUNNER)
-_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ([A-Za-z]\w*) Tactic: ({TACTIC_ID})")
+_RUNNER_SUFFIX = re.compile(_RUNNER)
+_CHOSE = re.compile(rf">>>>>>>>>>>>>>> Chose Runner Type: ({_RUNNER_NAME}) Tactic: ({TACTIC_ID})")
 _COSTS = re.compile(r"=============== Computing (costs for|reformatting costs)([: ].*)?")
-_TACTIC_SKIPPED = re.compile(
-    rf"Tactic:? ({TACTIC_ID})(?: skipped\. Scratch requested: | scratch requested: )(\d+), "
-    r"available: (\d+)"
-)
+_TACTIC_SKIPPED = re.compile(rf"Tactic:? ({TACTIC_ID}){_SCRATCH_KEYWORD}(\d+), available: (\d+)")
 _ONLY_TACTIC = re.compile(rf"Tactic:? ({TACTIC_ID}) is the only option, timing skipped")
-_RUNNER_SKIPPED = re.compile(r"Skipping ([A-Za-z]\w*): No valid tactics for ([^\n]+)")
-_RUNNER_HAS_NONE = re.compile(r"([A-Za-z]\w*) has no valid tactics for this config, skipping")
+_RUNNER_SKIPPED = re.compile(rf"Skipping ({_RUNNER_NAME}): No valid tactics for ([^\n]+)")
+_RUNNER_HAS_NONE = re.compile(
+    f"({terminal_regexp('SKIPPED_RUNNER')}) has no valid tactics for this config, skipping"
+)
 _COMBINATION = re.compile(
     r"\*{15} Autotuning (format combination: |Reformat: ?)"
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
@@ -71,9 +79,9 @@ _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
 # shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
 # one after the other with no going back.
 REFORMAT_LITERAL = "Adding reformat layer: "
-_REFORMAT_TENSOR = re.compile(r"[^\n]+?(?= \([^\n]*\) from [A-Za-z])")
-_REFORMAT_SOURCE = re.compile(r"[^\n]+?(?=\) from [A-Za-z])")
-_REFORMAT_FROM = re.compile(r"[A-Za-z][^\n]*?(?= to [A-Za-z])")
+_REFORMAT_TENSOR = re.compile(terminal_regexp("REFORMAT_TENSOR"))
+_REFORMAT_SOURCE = re.compile(terminal_regexp("REFORMAT_SOURCE"))
+_REFORMAT_FROM = re.compile(terminal_regexp("REFORMAT_FROM"))
 # 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
 # Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
 FOREIGN_NODE_LITERAL = "ForeignNode "
@@ -90,16 +98,17 @@ _PRUNING_REST = re.compile(
 # shortest text before the phrase that lets the rest match (``split_set_tactic_name``).
 _SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
 _SET_TACTIC_NAME_REST = re.compile(
-    rf" ?Set Tactic Name: (\S+)(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
+    rf"{_SET_TACTIC_NAME}({_KERNEL_NAME})(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
 )
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
-_MYELIN = re.compile(r" \((?:foreignNode|myelin|Myelin)\)(.*)")
+_MYELIN = re.compile(terminal_regexp("MYELIN_PREFIX") + "(.*)")
 _LAYER_MEMORY = re.compile(
-    r"Layer: (.+?) Host ?Persistent: (\d+)(?: bytes)? Device ?Persistent: (\d+)(?: bytes)?"
+    rf"Layer: (.+?){terminal_regexp('_MEMORY_HOST_KEY')}(\d+)(?: bytes)?"
+    rf"{terminal_regexp('_MEMORY_DEVICE_KEY')}(\d+)(?: bytes)?"
     r"(?: Scratch Memory: (\d+)(?: bytes)?)?"
 )
 _CACHE_HIT = re.compile(
-    rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ([A-Za-z]\w*), "
+    rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ({_RUNNER_NAME}), "
     rf"tactic ({TACTIC_ID}), ({NUMBER}) ms"
 )
 
@@ -182,7 +191,8 @@ def profiling_completed(body: str, head: Head) -> Item | None:
     match = _PROFILED_REST.fullmatch(body, at.start())
     if match is None:
         return None
-    runner, runner_id, seconds, tactic, time = match.groups()
+    suffix, seconds, tactic, time = match.groups()
+    runner, runner_id = runner_parts(suffix)
     return (
         FastestTactic,
         *head,
@@ -190,7 +200,7 @@ def profiling_completed(body: str, head: Head) -> Item | None:
         body[: at.start()],
         None,
         runner,
-        None if runner_id is None else int(runner_id, 16),
+        runner_id,
         tactic_number(tactic),
         time_ms(time),
         float(seconds),
@@ -253,12 +263,12 @@ def timing_runner(body: str, head: Head) -> Item | None:
     match = _TIMING_RUNNER.fullmatch(body)
     if match is None:
         return None
-    subject, _suffix, runner, runner_id = match.groups()
-    if subject is not None and _RUNNER_PARTS.search(subject + " "):
+    subject, suffix = match.groups()
+    if subject is not None and _RUNNER_SUFFIX.search(subject + " "):
         # A subject holding another runner suffix: leave the split to the grammar.
         return None
-    runner_number = None if runner_id is None else int(runner_id, 16)
-    return (TimingRunner, *head, *NO_PLACE, subject, None, runner, runner_number)
+    runner, runner_id = runner_parts(suffix)
+    return (TimingRunner, *head, *NO_PLACE, subject, None, runner, runner_id)
 
 
 def _formats(text: str | None) -> tuple[str, ...]:
@@ -328,7 +338,7 @@ def layer_memory(body: str, head: Head) -> Item | None:
 
 def split_set_tactic_name(body: str) -> tuple[str | None, re.Match[str]] | None:
     """The subject and the rest of a kernel-name line, as the expression
-    "(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: ..." matches it in full (trying every
+    "(?:(.+?)(?=_SET_TACTIC_NAME))?_SET_TACTIC_NAME..." matches it in full (trying every
     place before the phrase costs microseconds on lines with long layer names): each
     occurrence of the phrase in turn, the shorter subject first, then no subject."""
     start = 0

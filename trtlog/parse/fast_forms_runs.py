@@ -14,6 +14,7 @@ import re
 from trtlog.events.notes import ProgressUpdate
 from trtlog.events.performance import TraceAverage
 from trtlog.parse.fast_forms import NUMBER, Head, make
+from trtlog.parse.grammar import terminal_regexp
 from trtlog.parse.rows import Item
 
 TRACE_AVERAGE_LITERAL = "Average on "
@@ -23,7 +24,9 @@ _TRACE_AVERAGE = re.compile(
 )
 # PROGRESS_BAR, " ", PROGRESS_PHASE (the shortest text that " <done>/<total>" ends the line
 # after), " ", UINT, "/", UINT.
-_PROGRESS = re.compile(r"( *\[[=\-]+\]) ([^\n]+?)(?= \d+/\d+(?![^\n])) (\d+)/(\d+)")
+_PROGRESS = re.compile(
+    f"({terminal_regexp('PROGRESS_BAR')}) ({terminal_regexp('PROGRESS_PHASE')}) (\\d+)/(\\d+)"
+)
 
 
 def trace_average(body: str, head: Head) -> Item | None:

@@ -10,26 +10,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lark import Lark
+from lark.load_grammar import FromPackageLoader, Grammar, load_grammar
 
 if TYPE_CHECKING:
     from trtlog.parse.transform import MessageTransformer
 
-# Concatenation order of the message grammar: shared terminals, the start rules, then one file
-# per event family (see the header of messages.lark).
-FAMILY_FILES = (
-    "run.lark",
-    "options.lark",
-    "onnx.lark",
-    "graph.lark",
-    "autotuning.lark",
-    "memory.lark",
-    "engine.lark",
-    "phases.lark",
-    "performance.lark",
-    "notes.lark",
-    "diagnostics.lark",
-    "foreign.lark",
-)
+# Where the grammars are: ``trtlog/grammars/*.lark``, read as package data.
+GRAMMAR_PACKAGE = "trtlog"
+GRAMMAR_FOLDER = "grammars"
+# The message grammar's root file: its start rules and the %imports of every family file.
+MESSAGE_GRAMMAR = "messages.lark"
 MESSAGE_START_RULES = (
     "message",
     "trtexec_message",
@@ -45,10 +35,19 @@ def grammar_text(name: str) -> str:
     return resources.files("trtlog.grammars").joinpath(name).read_text(encoding="utf-8")
 
 
-def message_grammar() -> str:
-    parts = [grammar_text("common.lark"), grammar_text("messages.lark")]
-    parts.extend(grammar_text(name) for name in FAMILY_FILES)
-    return "\n".join(parts)
+def grammar_loader() -> FromPackageLoader:
+    """Lark's loader for the package's grammars: it resolves their ``%import``s."""
+    return FromPackageLoader(GRAMMAR_PACKAGE, (GRAMMAR_FOLDER,))
+
+
+def message_grammar() -> Grammar:
+    """The message grammar as Lark's loader reads it (``messages.lark`` and what it imports),
+    for building another parser from it: ``Lark(message_grammar(), start=...)``."""
+    loader = grammar_loader()
+    source, text = loader(None, MESSAGE_GRAMMAR)
+    # (Lark's function is untyped: a grammar and the files it read.)
+    grammar: Grammar = load_grammar(text, source, [loader], False)[0]
+    return grammar
 
 
 @cache
@@ -63,8 +62,10 @@ def message_transformer() -> MessageTransformer:
 def message_parser() -> Lark:
     """The LALR parser for message bodies, one start symbol per kind of record, with the
     transformer applied while parsing (no tree is built)."""
-    return Lark(
-        message_grammar(),
+    return Lark.open_from_package(
+        GRAMMAR_PACKAGE,
+        MESSAGE_GRAMMAR,
+        (GRAMMAR_FOLDER,),
         start=list(MESSAGE_START_RULES),
         parser="lalr",
         lexer="contextual",
@@ -72,6 +73,34 @@ def message_parser() -> Lark:
         transformer=message_transformer(),
         cache=_grammar_cache() or False,
     )
+
+
+def terminal_regexp(name: str) -> str:
+    """Terminal ``name`` of the message grammar as regular expression text to put into a larger
+    expression: a non-capturing group whose own groups capture nothing, so that the larger
+    expression's groups are numbered as it writes them."""
+    pattern = message_parser().get_terminal(name).pattern.to_regexp()
+    return f"(?:{non_capturing(pattern)})"
+
+
+def non_capturing(pattern: str) -> str:
+    """``pattern`` with every group made non-capturing (lookarounds and other "(?" groups are
+    left as they are). Parentheses escaped or inside a character class are no groups."""
+    out: list[str] = []
+    escaped = in_class = False
+    for index, character in enumerate(pattern):
+        out.append(character)
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+        elif character == "(" and not pattern.startswith("?", index + 1):
+            out.append("?:")
+    return "".join(out)
 
 
 def _grammar_cache() -> str | None:

@@ -33,18 +33,15 @@ from trtlog.events.autotuning import (
 from trtlog.events.base import TacticId, time_ms
 from trtlog.parse.transform.context import RecordTransformer, split_formats, text
 
-# " (CaskConvolution[0x80000009])" -> runner, runner id
-_RUNNER_SUFFIX = re.compile(r" \((?P<runner>[A-Za-z]\w*)(?:\[(?P<id>0x[0-9a-fA-F]+)\])?\)")
 # 7.x: "<layer> (<variant>) Set Tactic Name: ..." names a cuDNN variant in parentheses.
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 
 
-def _runner(suffix: Token) -> tuple[str, int | None]:
-    match = _RUNNER_SUFFIX.fullmatch(str(suffix))
-    if match is None:
-        return str(suffix).strip(" ()"), None
-    runner_id = match.group("id")
-    return match.group("runner"), None if runner_id is None else int(runner_id, 16)
+def runner_parts(suffix: str) -> tuple[str, int | None]:
+    """The runner and runner id of a RUNNER_SUFFIX the grammar matched: " (CaskConvolution)" or,
+    8.6 and later, " (CaskConvolution[0x80000009])"."""
+    runner, _, runner_id = suffix[len(" (") : -len(")")].partition("[")
+    return runner, int(runner_id[: -len("]")], 16) if runner_id else None
 
 
 @v_args(inline=True)
@@ -83,7 +80,7 @@ class AutotuningRules(RecordTransformer):
         )
 
     def timing_runner(self, subject: Token | None, suffix: Token) -> TimingRunner:
-        runner, runner_id = _runner(suffix)
+        runner, runner_id = runner_parts(suffix)
         return TimingRunner(
             **self.fields(), layer=text(subject), runner=runner, runner_id=runner_id
         )
@@ -170,7 +167,7 @@ class AutotuningRules(RecordTransformer):
     def runner_profiled(
         self, subject: Token, suffix: Token, seconds: Token, tactic: Token, time: Token
     ) -> FastestTactic:
-        runner, runner_id = _runner(suffix)
+        runner, runner_id = runner_parts(suffix)
         return FastestTactic(
             **self.fields(),
             layer=str(subject),

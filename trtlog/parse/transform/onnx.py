@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from lark import Token, v_args
@@ -91,14 +92,19 @@ def node_io_fields(node: str, op: str, direction: str, rest: str | None) -> dict
     }
 
 
-# 7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the grammar's
-# DIAGNOSTIC_LOCATION, which LOCATED_IMPORTER_STEP and a node name hold at their start.
-_SOURCE_POSITION = re.compile(r"[\w.\-/]+\.(?:cpp|cu|cc|c|h|hpp|py):\d+: ")
+@cache
+def _source_position() -> re.Pattern[str]:
+    """7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the
+    grammar's DIAGNOSTIC_LOCATION, which LOCATED_IMPORTER_STEP and a node name hold at their
+    start. (Read from the parser when first needed: the parser is built with this module.)"""
+    from trtlog.parse.grammar import terminal_regexp
+
+    return re.compile(terminal_regexp("DIAGNOSTIC_LOCATION"))
 
 
 def _located(text: str) -> tuple[str | None, str]:
     """The source position a 7.0 importer message starts with, if any, and the rest."""
-    position = _SOURCE_POSITION.match(text)
+    position = _source_position().match(text)
     if position is None:
         return None, text
     return position.group().rstrip(": "), text[position.end() :]

@@ -1,0 +1,247 @@
+"""The grammar files: how they are joined, loaded and named, and that their terminals are written
+once (never restated as Python patterns)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from lark import Lark, UnexpectedInput
+from lark.load_grammar import PackageResource
+
+import trtlog
+from trtlog.parse.envelope import NO_ENVELOPE
+from trtlog.parse.grammar import (
+    GRAMMAR_FOLDER,
+    GRAMMAR_PACKAGE,
+    MESSAGE_START_RULES,
+    grammar_loader,
+    message_grammar,
+    message_parser,
+    non_capturing,
+    terminal_regexp,
+)
+
+GRAMMARS = Path(trtlog.__file__).parent / GRAMMAR_FOLDER
+PACKAGE = Path(trtlog.__file__).parent
+FAMILIES = sorted(
+    path.stem
+    for path in GRAMMARS.glob("*.lark")
+    if path.stem not in ("common", "messages", "envelope")
+)
+# A definition at the start of a line: "name:", "?name:", "NAME.2:".
+_DEFINITION = re.compile(r"^\??(\w+)(?:\.-?\d+)?\s*:", re.MULTILINE)
+_IMPORT = re.compile(r"^%import \.(\w+) \(([^)]*)\)", re.MULTILINE)
+
+
+def _text(name: str) -> str:
+    return (GRAMMARS / f"{name}.lark").read_text(encoding="utf-8")
+
+
+@cache
+def _imported_names() -> dict[str, set[str]]:
+    """The names messages.lark imports, by the file it imports them from."""
+    names: dict[str, set[str]] = {}
+    for module, listed in _IMPORT.findall(_text("messages")):
+        names.setdefault(module, set()).update(name.strip() for name in listed.split(","))
+    return names
+
+
+def _defined(name: str) -> set[str]:
+    """The rules, aliases and terminals a grammar file defines (or imports itself)."""
+    text = re.sub(r"//[^\n]*", "", _text(name))
+    text = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', text)
+    text = re.sub(r"/(?:[^/\\\n]|\\.)+/", "//", text)
+    defined = set(_DEFINITION.findall(text)) | set(re.findall(r"->\s*(\w+)", text))
+    for _module, listed in _IMPORT.findall(text):
+        defined.update(name.strip() for name in listed.split(","))
+    return defined
+
+
+def test_every_name_of_the_message_grammar_is_as_written() -> None:
+    # A symbol an imported rule depends on but messages.lark does not import by name gets a
+    # namespaced name ("onnx__ONNX_DTYPE"), which the transformer and the guards never see.
+    parser = message_parser()
+    names = {str(rule.origin.name) for rule in parser.rules}
+    names |= {str(rule.alias) for rule in parser.rules if rule.alias}
+    names |= {terminal.name for terminal in parser.terminals}
+    # (Lark's own names start with "__": "__ANON_0", "__message_star_0".)
+    assert sorted(name for name in names if "__" in name.lstrip("_")) == []
+    assert {"REST", "BUILDER_NOTE_TEXT", "PROFILED_SUBJECT", "tensor_list"} <= names
+
+
+def test_messages_imports_everything_each_family_defines() -> None:
+    imported = _imported_names()
+    assert sorted(imported) == sorted([*FAMILIES, "common"])
+    for family in FAMILIES:
+        assert sorted(_defined(family) - imported[family]) == [], family
+
+
+def test_families_import_nothing_but_common() -> None:
+    for family in FAMILIES:
+        modules = {module for module, _names in _IMPORT.findall(_text(family))}
+        assert modules <= {"common"}, family
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_each_family_compiles_on_its_own_with_common(family: str) -> None:
+    # Only its own symbols and the shared terminals: no family leans on another.
+    names = _imported_names()[family]
+    shared = sorted((names & _defined("common")) - _defined(family))
+    rules = sorted(n for n in _defined(family) & names if n[0].islower() and _is_rule(family, n))
+    text = f"%import .common ({', '.join(shared)})\n" if shared else ""
+    text += f"%import .{family} ({', '.join(sorted(names))})\n"
+    parser = Lark(
+        text,
+        start=rules,
+        parser="lalr",
+        source_path=PackageResource(GRAMMAR_PACKAGE, f"{GRAMMAR_FOLDER}/{family}-alone.lark"),
+        import_paths=[grammar_loader()],
+    )
+    assert {str(rule.origin.name) for rule in parser.rules} >= set(rules)
+
+
+def _is_rule(family: str, name: str) -> bool:
+    return re.search(rf"^\??{name}\s*:", _text(family), re.MULTILINE) is not None
+
+
+def test_a_parser_built_from_the_loaded_grammar_has_the_same_terminals() -> None:
+    built = Lark(message_grammar(), start=list(MESSAGE_START_RULES), parser="lalr")
+    assert {(t.name, t.pattern.to_regexp()) for t in built.terminals} == {
+        (t.name, t.pattern.to_regexp()) for t in message_parser().terminals
+    }
+
+
+def test_the_grammar_cache_is_written_once_and_then_read(tmp_path: Path) -> None:
+    script = (
+        "import logging, lark\n"
+        "lark.logger.setLevel(logging.DEBUG)\n"
+        "from trtlog.parse.grammar import message_parser\n"
+        "message_parser()\n"
+    )
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    environment.pop("TRTLOG_NO_GRAMMAR_CACHE", None)
+    logs = [
+        subprocess.run(
+            [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+        ).stderr
+        for _ in range(2)
+    ]
+    assert "Saving grammar to cache" in logs[0]
+    assert "Loading grammar from cache" in logs[1]
+    assert list((tmp_path / "trtlog").iterdir())
+
+
+# --- the builder's notes ----------------------------------------------------------------------
+
+# One line per subject, as TensorRT prints them (the corpus's logs).
+NOTES = [
+    "Applying ScaleNodes fusions.",  # graph
+    "[GraphReduction] The approximate region cut reduction algorithm is called.",
+    "Loading supplied plugin library: ./AddScalarPlugin.so",  # plugins
+    "Setting workspace to 7527202816enables more tactics for profiling",  # memory
+    "QDQ graph optimizer - constant folding of Q/DQ initializers",  # precision
+    "Enabling FP8 fusions at optimization level 5",  # optimisation level
+    "[MS] Number of streams used is 3",  # compiler
+    "DLA Memory Consumption Summary:",  # DLA
+    "Adding 1 engine(s) to plan file.",  # serialisation
+    "Using enqueueV3.",  # execution
+    "Explanations of the performance metrics are printed in the verbose logs.",  # reporting
+    "STILL ALIVE: Started step 26 of 77",  # the builder
+]
+
+
+def _event(line: str) -> object:
+    parser = message_parser()
+    parser.options.transformer.begin(NO_ENVELOPE, 1, 1, line)
+    result = parser.parse(line, start="message")
+    return result[0] if isinstance(result, list) else result
+
+
+@pytest.mark.parametrize("line", NOTES)
+def test_a_note_of_each_subject_is_a_builder_note_of_the_whole_line(line: str) -> None:
+    event = _event(line)
+    assert type(event).__name__ == "BuilderNote"
+    assert event.text == line  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "line", ["Using enqueueV3. Done", "DLA Memory Consumption Summary: 3 MiB", "GRAPH NODES 2"]
+)
+def test_a_fixed_note_with_more_after_it_is_no_note(line: str) -> None:
+    # The message rule has no other form for these: the line is no message it knows.
+    with pytest.raises(UnexpectedInput):
+        _event(line)
+
+
+# --- terminals written once -------------------------------------------------------------------
+
+
+def test_terminal_regexp_captures_nothing_of_its_own() -> None:
+    number = re.compile(terminal_regexp("NUMBER"))
+    assert number.groups == 0
+    assert number.fullmatch("3.40282e+38") and number.fullmatch("inf")
+    assert not number.fullmatch("1e")
+    runner = re.compile(terminal_regexp("RUNNER_SUFFIX"))
+    assert runner.groups == 0 and runner.fullmatch(" (CaskConvolution[0x80000009])")
+
+
+def test_non_capturing_leaves_lookarounds_classes_and_escapes_alone() -> None:
+    assert non_capturing(r"(a|b)(?=c)[(]\(d\)") == r"(?:a|b)(?=c)[(]\(d\)"
+
+
+def _regex_terminals() -> dict[str, str]:
+    """Every regular expression of a terminal definition, as written in the .lark files."""
+    found: dict[str, str] = {}
+    for path in GRAMMARS.glob("*.lark"):
+        terminal = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            head = re.match(r"([A-Z_][A-Z0-9_]*)(?:\.-?\d+)?:", line)
+            if head:
+                terminal = head.group(1)
+            elif not line.lstrip().startswith("|"):
+                terminal = None
+            for pattern in re.findall(r"/((?:[^/\\\n]|\\.)+)/", line) if terminal else ():
+                # An alternative of a terminal written over several: "NAME/2".
+                count = sum(1 for key in found if key.split("/")[0] == terminal)
+                found[f"{terminal}/{count}" if count else terminal] = pattern
+    return found
+
+
+def _normalised(pattern: str) -> str:
+    # Lark's "\/" is Python's "/", and a restatement may have made its groups non-capturing.
+    return pattern.replace("\\/", "/").replace("(?:", "(")
+
+
+# Restatements outside the parser, left to their own modules: the build watcher spots tactic
+# lines in a running build's output before any parsing, and the reader finds where a record
+# starts in the middle of a line.
+KNOWN_RESTATEMENTS = {
+    "trtlog/build/progress.py: TACTIC_ID",
+    "trtlog/parse/reader.py: TIMESTAMP",
+}
+
+
+def test_no_terminal_is_restated_in_python() -> None:
+    # Longer patterns only: short ones ("\d+(\.\d+)?", "(?![^\n])") are every regular
+    # expression's words.
+    patterns = {
+        name: _normalised(pattern)
+        for name, pattern in _regex_terminals().items()
+        if len(pattern) > 11
+    }
+    assert "TACTIC_ID" in patterns and "KERNEL_PARAMETERS" in patterns
+    restated = set()
+    for source in sorted(PACKAGE.rglob("*.py")):
+        text = _normalised(source.read_text(encoding="utf-8"))
+        restated |= {
+            f"{source.relative_to(PACKAGE.parent)}: {name}"
+            for name, pattern in patterns.items()
+            if pattern in text
+        }
+    assert sorted(restated - KNOWN_RESTATEMENTS) == []
