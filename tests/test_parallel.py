@@ -20,14 +20,14 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
-from trtlog.analysis import TABLES, stream_build_log
+from trtlog.analysis import TABLES
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
 from trtlog.parse.parallel import ParallelParse, Piece, PieceResult, cut
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
-from trtlog.sources import resolve
+from trtlog.store.sources import resolve, stream_build_log
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 # Small pieces, so that even the short logs are cut many times, at every kind of place.
@@ -391,9 +391,9 @@ def test_pandas_is_imported_after_the_workers_are_forked() -> None:
     code = (
         "import sys\n"
         "import trtlog.cli.parse_output, trtlog.store\n"
-        "from trtlog.analysis.buildlog import stream_build_log\n"
+        "from trtlog.store.sources import stream_build_log\n"
         "from trtlog.parse import parallel\n"
-        "from trtlog.sources import resolve\n"
+        "from trtlog.store.sources import resolve\n"
         "parallel.PIECE_BYTES = parallel.FIRST_PIECE_BYTES = 1024\n"
         "loaded = []\n"
         "take = parallel._PiecesAhead.take\n"

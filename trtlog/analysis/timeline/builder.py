@@ -32,21 +32,13 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from trtlog.analysis.timeline_phases import (
-    BUILD_PHASES,
-    RUN_PHASES,
-    phase_of,
-    reported_phase,
-    total_kind,
-)
-from trtlog.analysis.timeline_spans import (
+from trtlog.analysis.timeline.phases import total_kind
+from trtlog.analysis.timeline.placement import read_block, read_item
+from trtlog.analysis.timeline.spans import (
     COLUMNS,
     Passes,
     Row,
     Run,
-    Span,
-    add_reported,
-    close,
     derived_rows,
     row_columns,
     span_rows,
@@ -54,33 +46,17 @@ from trtlog.analysis.timeline_spans import (
 )
 from trtlog.events import (
     AutotuningEvent,
-    ChoseRunner,
-    ComputingCosts,
-    DeviceProperty,
-    Event,
-    FastestTactic,
-    FormatCombination,
     LayerCount,
     LayerPlacement,
     LayersRunningOn,
-    MemUsageChange,
     MyelinTrace,
-    OptionLine,
     PhaseDuration,
     ProgressUpdate,
-    ReformatLayerAdded,
     RunHeader,
-    RunnerSkipped,
-    SectionHeader,
-    SetTacticName,
-    TacticSkipped,
-    TacticTiming,
-    TimingCacheHit,
-    TimingRunner,
 )
 from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse import rows
-from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock
+from trtlog.parse.rows import Item, RowBlock
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -202,10 +178,10 @@ class TimelineBuilder:
         position = 0
         for item in second:
             if type(item) is RowBlock:
-                _read_block(run, item, position, spread)
+                read_block(run, item, position, spread)
                 position += len(item)
             else:
-                _read(run, item, position / spread if spread else 0.0)
+                read_item(run, item, position / spread if spread else 0.0)
                 position += 1
 
 
@@ -224,228 +200,6 @@ def _builds(item: Item) -> bool:
     if isinstance(item, ProgressUpdate):
         return item.phase == "Building engine"
     return isinstance(item, PhaseDuration) and total_kind(item.phase) is not None
-
-
-def _read(run: Run, item: Item, fraction: float) -> None:
-    # Lines without an envelope inherit the timestamp above them; only their own stamp counts
-    # towards measuring the run.
-    if isinstance(item, tuple):
-        stamp, own = item[rows.TIMESTAMP], item[rows.SEVERITY] is not None
-    else:
-        stamp, own = item.timestamp, item.severity is not None
-    offset = run.clock.offset(stamp, own=own) + fraction
-    try:
-        if isinstance(item, tuple):
-            _place_row(run, item, offset)
-        elif type(item) in _TUNING_EVENTS:
-            _place_tuning_event(run, item, offset)  # type: ignore[arg-type]
-        elif isinstance(item, Event):
-            _place_event(run, item, offset)
-    finally:
-        run.previous_offset = offset
-
-
-# The autotuning events of every format combination and runner (a large build logs hundreds of
-# thousands): always in the autotuning phase (``phase_of``), placed as ``_place_event`` would.
-_TUNING_EVENTS = frozenset(
-    {ComputingCosts, FormatCombination, TimingRunner, FastestTactic, ChoseRunner, RunnerSkipped,
-     TacticSkipped, TimingCacheHit}
-)  # fmt: skip
-
-
-def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None:
-    seconds = event.profiling_seconds if type(event) is FastestTactic else None
-    number = run.passes.of(event.build, event.strategy)
-    _place_tuning(run, number, event.layer, event.line, event.end_line, offset, seconds)
-
-
-def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
-    """``_place_tuning_event`` for a format combination, timing runner or fastest tactic row."""
-    seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
-    line, end_line = row[rows.LINE], row[rows.END_LINE]
-    number = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
-    _place_tuning(run, number, row[rows.LAYER], line, end_line, offset, seconds)
-
-
-def _place_tuning(
-    run: Run,
-    build: int | None,
-    layer_name: str | None,
-    line: int,
-    end_line: int,
-    offset: float,
-    profiling_seconds: float | None,
-) -> None:
-    """A tuning line (``_TUNING_EVENTS``): in the autotuning phase and its layer's span, with a
-    fastest tactic's reported profiling time (8.6+)."""
-    run.build = build
-    _enter(run, "autotuning")
-    run.started = True
-    run.place(run.phases, (run.build, "autotuning", None), line, end_line, offset)
-    if layer_name:
-        key = (run.build, "autotuning", layer_name)
-        layer = run.place(run.layers, key, line, end_line, offset)
-        if profiling_seconds is not None:
-            add_reported(layer.reported, "profiling completed in", profiling_seconds)
-
-
-def _read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
-    """``_read`` for each row of a block: one stamp, so one offset; ``spread`` is the number
-    of lines the second's are spread over (0: not spread)."""
-    first_line, count = block.first_line, len(block)
-    if block.names:
-        # 7.x-8.5 kernel-name lines: those before the first timing may come outside autotuning
-        # (where they say nothing) and are read one by one; the rest are tuning lines like
-        # the timings, which alone count as tactics.
-        names = set(block.name_offsets or ())
-        rows_of_block = block.rows()
-        leading = 0
-        while leading in names:
-            _read(run, next(rows_of_block), (position + leading) / spread if spread else 0.0)
-            leading += 1
-        first_line, count, position = first_line + leading, count - leading, position + leading
-    offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
-    first = offset + (position / spread if spread else 0.0)
-    last = offset + ((position + count - 1) / spread if spread else 0.0)
-    run.previous_offset = last
-    tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
-    if block.kind is MyelinTrace:
-        _extend(run, tuning, block.last_line, last)
-        return
-    run.build = run.passes.of(block.build, block.strategy)
-    _enter(run, "autotuning")
-    run.started = True
-    build = run.build if run.in_build else None
-    spans: list[tuple[list[Span], tuple[int | None, str, str | None]]] = [
-        (run.phases, (build, "autotuning", None))
-    ]
-    if block.layer:
-        spans.append((run.layers, (build, "autotuning", block.layer)))
-    for kind_spans, key in spans:
-        span = run.place(kind_spans, key, first_line, first_line, first, tactic=True)
-        span.last_line, span.end = block.last_line, last
-        span.tactics += block.timings - 1
-
-
-def _place_row(run: Run, row: rows.Row, offset: float) -> None:
-    """``_place_event`` for a row: a tactic timing or kernel name (autotuning, with the kernel
-    names of 8.0-8.5's engine generation saying nothing), a Myelin trace (says nothing), or
-    one of the tuning events ``_place_tuning_event`` places."""
-    kind = row[0]
-    if kind in TUNING_ROW_CLASSES:
-        _place_tuning_row(run, row, offset)
-        return
-    tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
-    if kind is MyelinTrace:
-        _extend(run, tuning, row[rows.END_LINE], offset)
-        return
-    run.build = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
-    if kind is SetTacticName and not tuning:
-        _extend(run, tuning, row[rows.END_LINE], offset)
-        return
-    _enter(run, "autotuning")
-    run.started = True
-    build = run.build if run.in_build else None
-    line, end_line = row[rows.LINE], row[rows.END_LINE]
-    is_tactic = kind is TacticTiming
-    run.place(run.phases, (build, "autotuning", None), line, end_line, offset, tactic=is_tactic)
-    if row[rows.LAYER]:
-        key = (build, "autotuning", row[rows.LAYER])
-        run.place(run.layers, key, line, end_line, offset, tactic=is_tactic)
-
-
-def _place_event(run: Run, event: Event, offset: float) -> None:
-    if isinstance(event, (AutotuningEvent, LayerCount, ReformatLayerAdded)):
-        run.build = run.passes.of(event.build, event.strategy)
-    if isinstance(event, PhaseDuration):
-        _note_duration(run, event, offset)
-    phase = phase_of(event, run.builds_engine)
-    if isinstance(event, ProgressUpdate) and not _bar_changed(run, event):
-        phase = None
-    if (
-        phase == "engine generation and serialisation"
-        and event.family == "engine"
-        and not run.in_build
-    ):
-        # trtexec lists a built engine's layers again after loading it for inference.
-        phase = None
-    tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
-    if isinstance(event, SetTacticName) and not tuning:
-        # 8.0-8.5 name the chosen kernels again while generating the engine.
-        phase = None
-    _enter(run, phase)
-    if phase == "initialisation":
-        if isinstance(event, MemUsageChange):
-            # "[MemUsageChange] Init cuDNN: ..." is printed when the step is done: it began
-            # after the line before.
-            offset = run.previous_offset
-        elif run.started and isinstance(event, (OptionLine, SectionHeader, DeviceProperty)):
-            # trtexec explains its performance metrics in option-like lines after the run.
-            phase = None
-    elif phase is not None:
-        run.started = True
-    if phase is None:
-        _extend(run, tuning, event.end_line, offset)
-        return
-    build = run.build if run.in_build else None
-    is_tactic = isinstance(event, TacticTiming)
-    line, end_line = event.line, event.end_line
-    run.place(run.phases, (build, phase, None), line, end_line, offset, tactic=is_tactic)
-    if isinstance(event, AutotuningEvent) and event.layer and phase == "autotuning":
-        key = (build, phase, event.layer)
-        layer = run.place(run.layers, key, line, end_line, offset, tactic=is_tactic)
-        if isinstance(event, FastestTactic) and event.profiling_seconds is not None:
-            # 8.6+: "<layer> (<runner>) profiling completed in <s> seconds", once per runner.
-            add_reported(layer.reported, "profiling completed in", event.profiling_seconds)
-    elif tuning and phase != "autotuning":
-        close(run.layers, offset)
-
-
-def _extend(run: Run, tuning: bool, end_line: int, offset: float) -> None:
-    """Lines that say nothing of the phase belong to the one under way."""
-    for spans in (run.phases, run.layers) if tuning else (run.phases,):
-        if spans:
-            spans[-1].last_line, spans[-1].end = end_line, offset
-
-
-def _bar_changed(run: Run, event: ProgressUpdate) -> bool:
-    """Progress monitors redraw every bar around the one that moved: only a bar that is new
-    at its depth (or was reset) says that a step began."""
-    state = (event.phase, event.done)
-    if run.bars.get(event.indent) == state:
-        return False
-    run.bars = {depth: bar for depth, bar in run.bars.items() if depth < event.indent}
-    run.bars[event.indent] = state
-    return True
-
-
-def _enter(run: Run, phase: str | None) -> None:
-    """Note whether ``phase`` happens inside a build."""
-    if phase in BUILD_PHASES:
-        run.in_build = True
-        if run.build is None:
-            # INFO-level logs build without numbering anything.
-            run.build = 0
-    elif phase in RUN_PHASES:
-        run.in_build = False
-
-
-def _note_duration(run: Run, event: PhaseDuration, offset: float) -> None:
-    total = total_kind(event.phase)
-    if total is not None:
-        build = run.build if total == "build" else None
-        run.totals[(build, event.phase)] = (event.seconds, event.line)
-        return
-    phase = reported_phase(event.phase)
-    if phase is None:
-        return
-    _enter(run, phase)
-    key = (run.build if run.in_build else None, phase, None)
-    span: Span | None = next((span for span in reversed(run.phases) if span.key() == key), None)
-    if span is None:
-        # 8.6+ reports network construction without printing anything else about it.
-        span = run.place(run.phases, key, event.line, event.end_line, offset)
-    add_reported(span.reported, event.phase, event.seconds)
 
 
 __all__ = ["COLUMNS", "TimelineBuilder", "timeline_table"]
