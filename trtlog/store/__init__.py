@@ -5,9 +5,10 @@ and where the store lives, which log is current and how large it grows (``cache`
 
 from __future__ import annotations
 
+from trtlog.analysis.buildlog import TABLES
 from trtlog.store.cache import store_dir
 from trtlog.store.identity import file_stats, sources_key
-from trtlog.store.parsed_logs import TABLES, NoCurrentLog, Store, StoreError, load
+from trtlog.store.parsed_logs import NoCurrentLog, Store, StoreError, load
 
 __all__ = [
     "TABLES",

@@ -328,4 +328,4 @@ def load(
         raise LogSourceError(str(error)) from None
 
 
-__all__ = ["TABLES", "NoCurrentLog", "Store", "load", "sources_key", "store_dir"]
+__all__ = ["NoCurrentLog", "Store", "StoreError", "load"]
