@@ -119,7 +119,7 @@ def test_python_backend_treats_logged_cuda_errors_as_no_gpu(tmp_path: Path) -> N
     for entry in errors:
         assert STAMPED_ERROR.match(log_lines[entry["line"] - 1])
     # The log reads as a Python-API log: its errors are parsed as TensorRT's diagnostics.
-    from trtlog.sources import parse_sources, resolve
+    from trtlog.store.sources import parse_sources, resolve
 
     parsed = parse_sources(resolve(folder))
     severities = [event.severity for event in parsed.events if event.producer == "trt"]

@@ -9,7 +9,8 @@ import pytest
 
 from tests.conftest import CORPUS_LOGS, needs_corpus, parse_strict
 from trtlog.analysis.combinations import ChoiceRows, Combination
-from trtlog.analysis.tactics import TacticCollector, _chosen
+from trtlog.analysis.tactic_marks import chosen_marks
+from trtlog.analysis.tactics import TacticCollector
 from trtlog.events.autotuning import ChoseRunner
 from trtlog.events.base import TacticId
 
@@ -45,14 +46,14 @@ def test_each_choice_marks_only_its_runners_timings_of_its_tactic() -> None:
         1: Combination(chosen=(_choice("A", 7), _choice("B", 7))),
         2: Combination(chosen=(_choice("C", 9),)),
     }
-    chosen = _chosen(combination, runner, tactic, _columns(combinations))
+    chosen = chosen_marks(combination, runner, tactic, _columns(combinations))
     assert chosen.tolist() == [False, True, False, False, True, True, False, False]
 
 
 def test_no_choices_no_chosen_timings() -> None:
     runner = pd.Categorical(["A"], categories=["A"])
     no_choices = _columns({0: Combination()})
-    chosen = _chosen(np.array([0]), runner, np.array([1], dtype="uint64"), no_choices)
+    chosen = chosen_marks(np.array([0]), runner, np.array([1], dtype="uint64"), no_choices)
     assert chosen.tolist() == [False]
 
 

@@ -19,11 +19,10 @@ from typer.testing import CliRunner
 
 import trtlog
 from tests.conftest import SAMPLES
-from trtlog.analysis import stream_build_log
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError
-from trtlog.sources import Sources
 from trtlog.store import Store
+from trtlog.store.sources import Sources, stream_build_log
 
 runner = CliRunner()
 SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from tests.conftest import corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.cli.app import app
-from trtlog.compare import SECTIONS, BuildDiff
+from trtlog.compare import SECTIONS, BuildDiff, diff_logs
 
 pytestmark = needs_corpus
 runner = CliRunner()
@@ -28,7 +28,7 @@ def diff(first: str, second: str) -> BuildDiff:
     if (first, second) not in _diffs:
         a = BuildLog.from_parsed(corpus_log(first))
         b = BuildLog.from_parsed(corpus_log(second))
-        _diffs[first, second] = a.diff(b)
+        _diffs[first, second] = diff_logs(a, b)
     return _diffs[first, second]
 
 

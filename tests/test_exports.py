@@ -15,7 +15,7 @@ import trtlog
 from tests.conftest import corpus_dir, needs_corpus
 from trtlog.cli.app import app
 from trtlog.exports import ExportError, export_events
-from trtlog.render.graph import edges_of, engine_dot, neighbourhood
+from trtlog.plots.engine_graph import edges_of, engine_dot, neighbourhood
 
 pytestmark = needs_corpus
 runner = CliRunner()

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
-from trtlog.analysis import TABLES, stream_build_log
+from trtlog.analysis import TABLES
 from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
@@ -29,7 +29,7 @@ from trtlog.parse.parallel import ParallelParse, PieceResult
 from trtlog.parse.pieces import Piece, cut
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
-from trtlog.sources import resolve
+from trtlog.store.sources import resolve, stream_build_log
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 # Small pieces, so that even the short logs are cut many times, at every kind of place.
@@ -389,9 +389,8 @@ def test_pandas_is_imported_after_the_workers_are_forked() -> None:
     code = (
         "import sys\n"
         "import trtlog.cli.parse_output, trtlog.store\n"
-        "from trtlog.analysis.buildlog import stream_build_log\n"
+        "from trtlog.store.sources import resolve, stream_build_log\n"
         "from trtlog.parse import parallel, pieces\n"
-        "from trtlog.sources import resolve\n"
         "pieces.PIECE_BYTES = 1024\n"
         "loaded = []\n"
         "take = parallel._PiecesAhead.take\n"

@@ -127,8 +127,7 @@ def test_edge_llm_sample() -> None:
 
 
 def test_edge_llm_sample_timeline_is_measured_to_the_millisecond() -> None:
-    from trtlog.analysis import stream_build_log
-    from trtlog.sources import Sources
+    from trtlog.store.sources import Sources, stream_build_log
 
     timeline = stream_build_log(Sources(log=str(SAMPLES / "edge_llm_build.log"))).table("timeline")
     first = timeline.iloc[0]

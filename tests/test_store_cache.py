@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from tests.conftest import SAMPLES
 from trtlog.cli.app import app
 from trtlog.store import Store
-from trtlog.store_cache import entries, evict, size_limit, store_dir
+from trtlog.store.cache import entries, evict, size_limit, store_dir
 
 SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
 OTHER = SAMPLES / "python_api_8.6_three_builds.log"

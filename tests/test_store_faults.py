@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from tests.conftest import SAMPLES
 from trtlog.cli.app import app
-from trtlog.sources import resolve
 from trtlog.store import Store, StoreError
+from trtlog.store.sources import resolve
 
 SAMPLE = SAMPLES / "trtexec_8.x_build.log"
 

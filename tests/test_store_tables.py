@@ -10,11 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import trtlog
-import trtlog.store_tables
+import trtlog.store.parquet_tables
 from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.columns import distinct_names
 from trtlog.analysis.queries import layer_choices, tactics_of_layers
-from trtlog.store_tables import (
+from trtlog.store.parquet_tables import (
     LayerIndex,
     ParquetTables,
     index_path,
@@ -48,7 +48,7 @@ def _tactics_like(rows: int) -> pd.DataFrame:
 def test_indexed_reads_equal_filtered_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, categorical: bool
 ) -> None:
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     table = _tactics_like(200)
     if not categorical:
         table["layer"] = table["layer"].astype(object)
@@ -71,7 +71,7 @@ def test_indexed_reads_equal_filtered_reads(
 def test_the_index_names_the_groups_holding_each_layer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     write_table(_tactics_like(200), tmp_path / "tactics.parquet")
     index = LayerIndex.of(json.loads(index_path(tmp_path / "tactics.parquet").read_text()))
     assert index is not None
@@ -96,7 +96,7 @@ def test_the_index_names_the_groups_holding_each_layer(
 def test_an_index_not_of_this_form_is_not_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: object
 ) -> None:
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     write_table(_tactics_like(200), tmp_path / "tactics.parquet")
     text = document if isinstance(document, str) else json.dumps(document)
     index_path(tmp_path / "tactics.parquet").write_text(text)
@@ -118,7 +118,7 @@ def test_small_tables_have_no_index(tmp_path: Path) -> None:
 def test_layer_queries_on_an_indexed_store_equal_fresh_ones(
     private_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 4)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 4)
     path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
     fresh = trtlog.load(path)
     trtlog.load(path, store=True)
@@ -134,7 +134,7 @@ def test_layer_queries_on_an_indexed_store_equal_fresh_ones(
 def test_a_table_written_again_small_drops_its_old_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     path = tmp_path / "tactics.parquet"
     write_table(_tactics_like(200), path)
     assert index_path(path).is_file()
@@ -150,7 +150,7 @@ def test_a_table_written_in_groups_reads_back_as_written(
     # The types come from the whole table, so a column that is empty in one group (``kernel``
     # in the first) or holds missing integers keeps them, and every group but the last holds
     # ``ROW_GROUP_ROWS`` rows (the layer index counts on it).
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     table = _tactics_like(70)
     table["kernel"] = [None] * 16 + [f"kernel_{row}" for row in range(54)]
     table["runner_id"] = pd.array([None if row % 4 else row for row in range(70)], dtype="Int64")
@@ -182,7 +182,7 @@ def test_a_real_tactics_table_written_in_groups_reads_back_whole_and_by_layer(
     table = trtlog.load(path).table("tactics")
     group_rows = 100
     assert len(table) > 3 * group_rows
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", group_rows)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", group_rows)
     written = tmp_path / "tactics.parquet"
     write_table(table, written)
     pd.testing.assert_frame_equal(pd.read_parquet(written), table)
@@ -200,7 +200,7 @@ def test_grouped_tables_encode_text_by_dictionary_and_keep_the_layers_statistics
 ) -> None:
     # Dictionaries and minimum/maximum for every column doubled the time a large tactics
     # table took to write; numbers keep their statistics, text columns but the layer do not.
-    monkeypatch.setattr(trtlog.store_tables, "ROW_GROUP_ROWS", 16)
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
     table = _tactics_like(40)
     table["kernel"] = [f"kernel_{row % 3}" for row in range(40)]
     path = tmp_path / "tactics.parquet"

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 import trtlog.parse.parallel
-import trtlog.store_writing as writing
+import trtlog.store.table_writing as writing
 from tests.conftest import SAMPLES, corpus_dir
-from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
-from trtlog.sources import resolve
+from trtlog.analysis.buildlog import TABLES, BuildLog
 from trtlog.store import Store
+from trtlog.store.sources import resolve, stream_build_log
 
 SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
 forking = pytest.mark.skipif(not writing.can_fork(), reason="this platform cannot fork")

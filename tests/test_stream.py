@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_dir, needs_corpus
-from trtlog.analysis import TABLES, BuildLog, stream_build_log
+from trtlog.analysis import TABLES, BuildLog
 from trtlog.analysis.stream import TableStream
 from trtlog.events import MyelinTrace, SetTacticName, TacticTiming
 from trtlog.parse import parse_file
-from trtlog.sources import read_sources, resolve
+from trtlog.store.sources import read_sources, resolve, stream_build_log
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 

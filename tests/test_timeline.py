@@ -14,9 +14,10 @@ from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
-from trtlog.analysis.timeline import _TUNING_EVENTS, TimelineBuilder
-from trtlog.analysis.timeline_phases import phase_of
-from trtlog.analysis.timeline_spans import COLUMNS
+from trtlog.analysis.timeline.builder import TimelineBuilder
+from trtlog.analysis.timeline.phases import phase_of
+from trtlog.analysis.timeline.placement import _TUNING_EVENTS
+from trtlog.analysis.timeline.spans import COLUMNS
 from trtlog.parse import parse_file, parse_text
 from trtlog.parse.rows import TUNING_ROW_CLASSES
 

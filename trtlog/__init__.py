@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from trtlog.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from trtlog.analysis import BuildLog

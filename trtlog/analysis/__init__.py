@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from trtlog.analysis.buildlog import TABLES, BuildLog, parse_build_log, stream_build_log
+from trtlog.analysis.buildlog import TABLES, BuildLog, parse_build_log
 
-__all__ = ["TABLES", "BuildLog", "parse_build_log", "stream_build_log"]
+__all__ = ["TABLES", "BuildLog", "parse_build_log"]

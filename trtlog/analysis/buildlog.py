@@ -16,11 +16,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog.analysis.stream import TableStream
-    from trtlog.compare import BuildDiff
     from trtlog.events import Event
-    from trtlog.parse import ParsedLog
-    from trtlog.parse.summary import Summary
-    from trtlog.sources import Sources
+    from trtlog.parse import ParsedLog, Summary
 
 # The table builders, the parser and the events are imported when a table is first computed:
 # a log read from the store needs none of them.
@@ -48,7 +45,7 @@ TABLES: dict[str, str] = {
 
 
 class StoredTables(Protocol):
-    """The tables of a log kept in the store (``trtlog.store_tables``)."""
+    """The tables of a log kept in the store (``trtlog.store.parquet_tables``)."""
 
     def read(
         self,
@@ -198,12 +195,6 @@ class BuildLog:
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: self.table(name) for name in TABLES}
 
-    def diff(self, other: BuildLog) -> BuildDiff:
-        """How ``other`` differs from this build (see ``trtlog.compare``)."""
-        from trtlog.compare import diff_logs
-
-        return diff_logs(self, other)
-
     def _compute(self, name: str) -> None:
         from trtlog.analysis.fusions import fusions_table
         from trtlog.analysis.layers import layers_table
@@ -321,19 +312,3 @@ def import_table_libraries() -> None:
     not: a parallel parse does it once its workers run (``ParallelParse.once_forked``),
     instead of while they wait to be forked."""
     import pandas  # noqa: F401
-
-
-def stream_build_log(
-    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
-) -> BuildLog:
-    """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
-    way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
-    parsed again if asked for. ``on_progress`` is told the bytes of the log read so far."""
-    from trtlog.analysis.stream import TableStream
-    from trtlog.sources import parse_sources, read_sources
-
-    stream = TableStream()
-    shell = read_sources(
-        sources, stream.feed, jobs, once_forked=import_table_libraries, on_progress=on_progress
-    )
-    return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)

@@ -17,10 +17,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from trtlog.analysis.tactics import TacticCollector
-from trtlog.analysis.timeline import TimelineBuilder
+from trtlog.analysis.timeline.builder import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
-from trtlog.parse import rows
-from trtlog.parse.envelope import WARNING_OR_WORSE
+from trtlog.parse import WARNING_OR_WORSE, rows
 from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock, materialize
 
 if TYPE_CHECKING:

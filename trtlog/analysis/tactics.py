@@ -31,6 +31,7 @@ import numpy as np
 from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
 from trtlog.analysis.combinations import ChoiceRows, Combination
 from trtlog.analysis.kernel_names import KERNEL_COLUMNS
+from trtlog.analysis.tactic_marks import chosen_marks, fastest_marks, timed
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -42,7 +43,6 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
-from trtlog.events.base import NOT_TIMED_THRESHOLD
 from trtlog.parse import rows
 from trtlog.parse.rows import Item, RowBlock
 
@@ -329,7 +329,7 @@ class TacticCollector:
         block = repeated(self._block_column)
         combination = repeated(self._combination_column)
         tactic = numbers(self._tactic, "uint64")
-        time = _timed(numbers(self._time, "float64"))
+        time = timed(numbers(self._time, "float64"))
         runner = self._runner.categorical(counts)
         runner_id = repeated(self._runner_id)
 
@@ -343,16 +343,8 @@ class TacticCollector:
             len(tactic), dtype="int64"
         )
         rank = ranks_within(time, block)
-        # The tactic TensorRT reported fastest for each block (blocks count from -1).
-        reported = np.zeros(self._block + 2, dtype="uint64")
-        has_reported = np.zeros(self._block + 2, dtype=bool)
-        reported_blocks = numbers(self._fastest_block, "int64") + 1
-        reported[reported_blocks] = numbers(self._fastest_tactic, "uint64")
-        has_reported[reported_blocks] = True
-        fastest = np.where(
-            has_reported[block + 1],
-            tactic == reported[block + 1],
-            (rank == 1).to_numpy(dtype=bool, na_value=False),
+        fastest = fastest_marks(
+            block, tactic, rank, self._block, self._fastest_block, self._fastest_tactic
         )
         columns = {
             "run": nullable(self._run),
@@ -370,7 +362,7 @@ class TacticCollector:
             "skip_reason": self._skip_reasons(block, tactic),
             "rank": rank,
             "fastest": fastest,
-            "chosen": _chosen(combination, runner, tactic, self.choice_columns()),
+            "chosen": chosen_marks(combination, runner, tactic, self.choice_columns()),
             # Set from the engine's listings by ``TableStream``.
             "in_engine": np.zeros(len(tactic), dtype=bool),
             "line": line,
@@ -403,63 +395,6 @@ def _timing_stretches(block: RowBlock) -> list[tuple[int, int]]:
         else:
             stretches.append((line, 1))
     return stretches
-
-
-def _timed(times: np.ndarray) -> np.ndarray:
-    """NaN for the times that mean "not timed" (see ``time_ms``)."""
-    not_timed = times >= NOT_TIMED_THRESHOLD
-    if not not_timed.any():
-        return times
-    times = times.copy()
-    times[not_timed] = np.nan
-    return times
-
-
-def _chosen(
-    combination: np.ndarray,
-    runner: pd.Categorical,
-    tactic: np.ndarray,
-    choices: dict[str, list[Any]],
-) -> np.ndarray:
-    """Whether each timing is of the tactic finally chosen for its combination and runner
-    (``choices``: ``TacticCollector.choice_columns``)."""
-    runner_codes = {name: code for code, name in enumerate(runner.categories)}
-    choice_numbers, choice_codes, choice_tactics = array("q"), array("q"), array("Q")
-    for number, chosen_runner, chosen_tactic in zip(
-        choices["combination"], choices["runner"], choices["tactic"], strict=True
-    ):
-        code = runner_codes.get(chosen_runner)
-        if code is not None:
-            choice_numbers.append(number)
-            choice_codes.append(code)
-            choice_tactics.append(chosen_tactic)
-    if not choice_numbers or not len(tactic):
-        return np.zeros(len(tactic), dtype=bool)
-    chosen_numbers = numbers(choice_numbers, "int64")
-    lowest = min(int(combination.min()), int(chosen_numbers.min()))
-    size = max(int(combination.max()), int(chosen_numbers.max())) - lowest + 1
-    # Each combination's first choice, looked up by its number for every timing at once
-    # instead of searching each combination's rows: a large log has millions of timings.
-    # (-2: no choice; a timing without a runner has code -1.)
-    places = chosen_numbers - lowest
-    _, firsts = np.unique(places, return_index=True)
-    chosen_code = np.full(size, -2, dtype="int64")
-    chosen_tactic = np.zeros(size, dtype="uint64")
-    chosen_code[places[firsts]] = numbers(choice_codes, "int64")[firsts]
-    chosen_tactic[places[firsts]] = numbers(choice_tactics, "uint64")[firsts]
-    runner_code = np.asarray(runner.codes)
-    rows = combination - lowest
-    result: np.ndarray = (runner_code == chosen_code[rows]) & (tactic == chosen_tactic[rows])
-    # A combination's other choices, if it holds more than one: matched among its rows, which
-    # are consecutive.
-    others = np.ones(len(places), dtype=bool)
-    others[firsts] = False
-    for index in np.flatnonzero(others):
-        number = int(chosen_numbers[index])
-        start, stop = np.searchsorted(combination, [number, number + 1])
-        code, chosen = choice_codes[int(index)], choice_tactics[int(index)]
-        result[start:stop] |= (runner_code[start:stop] == code) & (tactic[start:stop] == chosen)
-    return result
 
 
 __all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.events import Diagnostic, Event
-from trtlog.parse.envelope import WARNING_OR_WORSE
+from trtlog.parse import WARNING_OR_WORSE
 
 COLUMNS = ["severity", "form", "count", "first_line", "example"]
 _ENVELOPE_FIELDS = {"line", "end_line", "timestamp", "severity", "producer"}

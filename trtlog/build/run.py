@@ -13,7 +13,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from trtlog import __version__
 from trtlog.build.progress import ProgressState
 from trtlog.build.python_backend import (
     INSTALL_HINT,
@@ -33,7 +32,8 @@ from trtlog.build.runfolder import (
 )
 from trtlog.build.supervise import ChildOutcome, Supervisor
 from trtlog.build.trtexec import ENGINE_SUFFIXES, find_trtexec, probe_trtexec, trtexec_command
-from trtlog.sources import pid_namespace
+from trtlog.store.sources import pid_namespace
+from trtlog.version import __version__
 
 # Exit codes of `trtlog build`, besides 0: 2 the model, an option or the machine cannot be used
 # (no trtexec, no tensorrt, no GPU); 4 the build failed or crashed; 128 + N interrupted by

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-from trtlog.sources import RUN_FOLDER_CAPTURE, RUN_FOLDER_EXPORTS, RUN_FOLDER_LOG
+from trtlog.store.sources import RUN_FOLDER_CAPTURE, RUN_FOLDER_EXPORTS, RUN_FOLDER_LOG
 
 RUN_JSON = "run.json"
 DEFAULT_RUNS_DIR = Path("trtlog-runs")

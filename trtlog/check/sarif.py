@@ -6,8 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from trtlog import __version__
 from trtlog.check.rule import Rule
+from trtlog.version import __version__
 
 _LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

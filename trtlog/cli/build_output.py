@@ -12,7 +12,7 @@ from rich.text import Text
 
 from trtlog.build import BuildResult
 from trtlog.parse import LogSourceError
-from trtlog.sources import RUN_FOLDER_EXPORTS, resolve
+from trtlog.store.sources import RUN_FOLDER_EXPORTS, resolve
 
 if TYPE_CHECKING:
     from trtlog.parse.summary import Summary
@@ -59,8 +59,8 @@ def _parse_run(result: BuildResult, keep: bool) -> Summary | None:
 
             summary = Store(jobs=None).load(sources).summary
         else:
-            from trtlog.analysis.buildlog import stream_build_log
             from trtlog.parse.parallel import default_parse_jobs
+            from trtlog.store.sources import stream_build_log
 
             summary = stream_build_log(sources, default_parse_jobs()).summary
     except LogSourceError as error:

@@ -34,7 +34,7 @@ def cache(
     if context.invoked_subcommand is not None:
         return
     from trtlog.render.frames import render
-    from trtlog.store_cache import kept_logs, store_dir
+    from trtlog.store.cache import kept_logs, store_dir
 
     root = store_dir()
     kept = kept_logs(root)
@@ -50,7 +50,7 @@ def cache(
 @cache_app.command("dir")
 def cache_dir() -> None:
     """Print the store's folder."""
-    from trtlog.store_cache import store_dir
+    from trtlog.store.cache import store_dir
 
     typer.echo(str(store_dir()))
 
@@ -58,7 +58,7 @@ def cache_dir() -> None:
 @cache_app.command("clean")
 def cache_clean() -> None:
     """Remove every parsed log and every directory's current log."""
-    from trtlog.store_cache import clear, store_dir
+    from trtlog.store.cache import clear, store_dir
 
     root = store_dir()
     removed = clear(root)
@@ -68,7 +68,7 @@ def cache_clean() -> None:
 
 def _limit() -> int:
     from trtlog.cli.common import fail
-    from trtlog.store_cache import CacheSettingError, size_limit
+    from trtlog.store.cache import CacheSettingError, size_limit
 
     try:
         return size_limit()

@@ -27,7 +27,7 @@ EXIT_GATE = 3
 
 def _show_version(value: bool) -> None:
     if value:
-        from trtlog import __version__
+        from trtlog.version import __version__
 
         typer.echo(f"trtlog {__version__}")
         raise typer.Exit()

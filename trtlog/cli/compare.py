@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 def _load(source: str) -> BuildLog:
     from trtlog.parse import LogSourceError
-    from trtlog.sources import resolve
     from trtlog.store import Store
+    from trtlog.store.sources import resolve
 
     try:
         # Each log parsed by the cores, as ``trtlog parse`` parses it.

@@ -64,7 +64,7 @@ def parse(
     from trtlog.cli.parse_output import write_parse_output
     from trtlog.parse import LogSourceError
     from trtlog.parse.parallel import default_parse_jobs
-    from trtlog.sources import resolve
+    from trtlog.store.sources import resolve
 
     try:
         sources = resolve(log, layers, profile, times)

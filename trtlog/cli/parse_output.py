@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from trtlog.analysis import BuildLog, stream_build_log
+from trtlog.analysis import BuildLog
 from trtlog.analysis.stream import TableStream
 from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
@@ -19,9 +19,16 @@ from trtlog.parse.reader import open_log
 from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
-from trtlog.sources import Sources, parse_sources, read_sources, spooled, streamed
 from trtlog.store import Store, file_stats, sources_key, store_dir
-from trtlog.store_cache import size_limit
+from trtlog.store.cache import size_limit
+from trtlog.store.sources import (
+    Sources,
+    parse_sources,
+    read_sources,
+    spooled,
+    stream_build_log,
+    streamed,
+)
 
 
 @contextmanager

@@ -84,8 +84,8 @@ LayerOption = Annotated[
 def load_build_log(log: str | None) -> BuildLog:
     """The log's tables from the store (parsed now if needed); errors become one line."""
     from trtlog.parse.reader import LogSourceError
-    from trtlog.sources import resolve
     from trtlog.store import NoCurrentLog, Store
+    from trtlog.store.sources import resolve
 
     try:
         return Store(jobs=None).load(

@@ -139,7 +139,13 @@ def graph(
     Example: trtlog graph -o engine.svg --around Conv_0 --radius 2
     """
     from trtlog.analysis.queries import NoMatch, match_layers
-    from trtlog.render.graph import GraphError, edges_of, engine_dot, neighbourhood, render_graph
+    from trtlog.plots.engine_graph import (
+        GraphError,
+        edges_of,
+        engine_dot,
+        neighbourhood,
+        render_graph,
+    )
 
     build_log = load_build_log(log)
     layers = build_log.layers

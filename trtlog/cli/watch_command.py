@@ -85,8 +85,8 @@ def _ending(reason: str) -> str:
 def _make_current(log: Path) -> None:
     """Parse the log as ``trtlog parse`` does: its tables are kept and it becomes current."""
     from trtlog.parse import LogSourceError
-    from trtlog.sources import resolve
     from trtlog.store import Store
+    from trtlog.store.sources import resolve
 
     try:
         Store(jobs=None).load(resolve(log))

@@ -1,4 +1,4 @@
-"""Comparing two builds: ``trtlog diff A B`` and ``BuildLog.diff(other)``.
+"""Comparing two builds: ``trtlog diff A B`` and ``diff_logs(a, b)``.
 
 ``BuildDiff.sections`` holds one table per aspect: ``overview`` (version, GPU, precision, build
 time, layer counts), ``options`` (build, model, inference and system options that differ),

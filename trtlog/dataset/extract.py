@@ -25,7 +25,7 @@ from trtlog.parse import LogSourceError
 from trtlog.parse.envelope import UNDATED
 from trtlog.parse.reader import open_log
 from trtlog.parse.rows import TIMESTAMP, Item
-from trtlog.sources import read_sources, resolve
+from trtlog.store.sources import read_sources, resolve
 
 # The metadata columns on every row of every table (``log_date`` is the partition).
 METADATA = ["build_id", "source_path", "tensorrt_version", "gpu", "model", "precision_flags"]

@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from trtlog.parse.envelope import WARNING_OR_WORSE
     from trtlog.parse.pipeline import (
         LineCounter,
         StreamItems,
@@ -22,12 +23,15 @@ if TYPE_CHECKING:
     )
     from trtlog.parse.reader import LogSourceError
     from trtlog.parse.result import ParsedLog
+    from trtlog.parse.summary import Summary
 
 __all__ = [
+    "WARNING_OR_WORSE",
     "LineCounter",
     "LogSourceError",
     "ParsedLog",
     "StreamItems",
+    "Summary",
     "iter_events",
     "iter_items",
     "parse_file",
@@ -35,7 +39,12 @@ __all__ = [
     "parse_text",
 ]
 
-_HOMES = {"LogSourceError": "trtlog.parse.reader", "ParsedLog": "trtlog.parse.result"}
+_HOMES = {
+    "LogSourceError": "trtlog.parse.reader",
+    "ParsedLog": "trtlog.parse.result",
+    "Summary": "trtlog.parse.summary",
+    "WARNING_OR_WORSE": "trtlog.parse.envelope",
+}
 
 
 def __getattr__(name: str) -> object:

@@ -12,7 +12,7 @@ from typing import cast
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
-from trtlog.parse.grammar import grammar_text
+from trtlog.grammars import grammar_text
 
 LEVELS = {
     "V": "verbose",

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lark import Lark
 from lark.load_grammar import FromPackageLoader, Grammar, load_grammar
+
+from trtlog.grammars import grammar_text
 
 if TYPE_CHECKING:
     from trtlog.parse.transform import MessageTransformer
@@ -28,11 +29,6 @@ MESSAGE_START_RULES = (
     "foreign_message",
     "torch_tensorrt_message",
 )
-
-
-def grammar_text(name: str) -> str:
-    """The text of one ``.lark`` file from the installed package."""
-    return resources.files("trtlog.grammars").joinpath(name).read_text(encoding="utf-8")
 
 
 def grammar_loader() -> FromPackageLoader:

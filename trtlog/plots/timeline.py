@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from trtlog.analysis.queries import tuning_view
-from trtlog.analysis.timeline_phases import PHASES
+from trtlog.analysis.timeline.phases import PHASES
 from trtlog.plots import EmptyPlot
 from trtlog.plots.common import OTHER, PHASE_COLOURS, bar_height, new_figure, shorten
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trtlog.analysis.clock import Clock
-from trtlog.analysis.timeline_phases import total_kind
+from trtlog.analysis.timeline.phases import total_kind
 
 COLUMNS = [
     "run",

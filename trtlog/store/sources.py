@@ -24,11 +24,12 @@ from typing import IO, TYPE_CHECKING, BinaryIO
 from trtlog.parse.reader import LogSourceError
 
 if TYPE_CHECKING:
+    from trtlog.analysis.buildlog import BuildLog
     from trtlog.parse import ParsedLog
     from trtlog.parse.rows import Item
 
-# The parser and the export readers are imported where used: naming a stored log's sources
-# needs neither.
+# The parser, the export readers and the table builders are imported where used: naming a stored
+# log's sources needs none of them.
 
 # The files a run folder holds (see ``trtlog build``).
 RUN_FOLDER_LOG = "build.log"
@@ -276,6 +277,22 @@ def read_sources(
     return shell
 
 
+def stream_build_log(
+    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
+) -> BuildLog:
+    """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
+    way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
+    parsed again if asked for. ``on_progress`` is told the bytes of the log read so far."""
+    from trtlog.analysis.buildlog import BuildLog, import_table_libraries
+    from trtlog.analysis.stream import TableStream
+
+    stream = TableStream()
+    shell = read_sources(
+        sources, stream.feed, jobs, once_forked=import_table_libraries, on_progress=on_progress
+    )
+    return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)
+
+
 def _settle_run_record(folder: Path) -> None:
     """A run's ``run.json`` that still says "running" although the trtlog that ran it has
     ended (killed with SIGKILL, which it cannot catch; its build ended with it) is corrected."""
@@ -329,6 +346,7 @@ __all__ = [
     "read_sources",
     "resolve",
     "spooled",
+    "stream_build_log",
     "stream_name",
     "streamed",
 ]

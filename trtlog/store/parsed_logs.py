@@ -1,6 +1,6 @@
 """The parsed-log store: parse a log once, query its tables many times.
 
-The store (the user's cache directory, or ``$TRTLOG_STORE``: ``trtlog.store_cache``) holds one
+The store (the user's cache directory, or ``$TRTLOG_STORE``: ``trtlog.store.cache``) holds one
 folder per log content (named by a SHA-1 hash of the file's bytes) with the tables as Parquet
 files, the summary and the source's metadata; ``index.json`` maps each log path to its content
 key together with the file's size, modification and change times and inode as they were before
@@ -10,31 +10,28 @@ query commands use in a working directory when no ``--log`` is given, ``current.
 one anywhere.
 
 Every file is written under a name of its own and renamed into place, and a log's folder is
-written whole under a temporary name and then renamed: processes that parse and query at once
-never see half a file. A folder whose files are damaged (a truncated Parquet file, no summary)
-is noticed before it is read, said so on standard error, and parsed again.
+written whole under a temporary name and then renamed (``trtlog.store.folders``): processes that
+parse and query at once never see half a file. A folder whose files are damaged (a truncated
+Parquet file, no summary) is noticed before it is read, said so on standard error, and parsed
+again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
 import sys
-import uuid
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trtlog import __version__
-from trtlog.analysis.buildlog import TABLES, BuildLog, stream_build_log
+from trtlog.analysis.buildlog import TABLES, BuildLog
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary, require_tensorrt_lines
-from trtlog.sources import EXPORT_KINDS, Sources, parse_sources, resolve, spooled, streamed
-from trtlog.store_cache import (
+from trtlog.store.cache import (
     current_candidates,
     current_file,
     evict,
@@ -42,17 +39,38 @@ from trtlog.store_cache import (
     size_limit,
     store_dir,
 )
-from trtlog.store_tables import ParquetTables
-from trtlog.store_writing import write_tables
+from trtlog.store.folders import (
+    STORE_FORMAT,
+    intact,
+    publish,
+    read_json,
+    sweep,
+    temporary_name,
+    write_json,
+)
+from trtlog.store.identity import (
+    absolute_paths,
+    file_stats,
+    index_key,
+    log_bytes,
+    source_files,
+    sources_key,
+)
+from trtlog.store.parquet_tables import ParquetTables
+from trtlog.store.sources import (
+    EXPORT_KINDS,
+    Sources,
+    parse_sources,
+    resolve,
+    spooled,
+    stream_build_log,
+    streamed,
+)
+from trtlog.store.table_writing import write_tables
+from trtlog.version import __version__
 
 if TYPE_CHECKING:
     from trtlog.events import Event
-
-_CHUNK = 1 << 20
-# Store keys are 128 bits, in hex.
-_KEY_HEX_DIGITS = 32
-# Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 13
 
 
 class NoCurrentLog(Exception):
@@ -61,51 +79,6 @@ class NoCurrentLog(Exception):
 
 class StoreError(LogSourceError):
     """The store cannot be written (read-only, full, not a folder); the message is one line."""
-
-
-def content_key(path: Path) -> str:
-    """The first 128 bits of the SHA-1 of the file's content, in hex: an identity for the
-    store, not a defence against anyone forging a collision."""
-    # The hash runs in a thread that shares the cores with the parsing processes, so the
-    # cheapest hash wins: SHA-1 has far less work per byte than SHA-256, and OpenSSL uses the
-    # SHA instructions of CPUs that have them.
-    digest = hashlib.sha1(usedforsecurity=False)
-    with path.open("rb") as stream:
-        while chunk := stream.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()[:_KEY_HEX_DIGITS]
-
-
-def _stat(path: Path) -> dict[str, int]:
-    status = path.stat()
-    return {
-        "size": status.st_size,
-        "mtime_ns": status.st_mtime_ns,
-        "ctime_ns": status.st_ctime_ns,
-        "inode": status.st_ino,
-    }
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    temporary = _temporary(path)
-    try:
-        temporary.write_text(json.dumps(data, indent=1))
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _temporary(path: Path) -> Path:
-    """A name beside ``path`` that no other process uses."""
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
 
 
 class Store:
@@ -215,7 +188,7 @@ class Store:
         """The current log of the working directory, else of its nearest parent that has one,
         else the log made current last."""
         for candidate in current_candidates(self.root):
-            record = _read_json(candidate)
+            record = read_json(candidate)
             if isinstance(record.get("sources"), dict):
                 return record
         return {}
@@ -224,31 +197,31 @@ class Store:
         if streamed(sources.log):
             # Read once: the current log is what was parsed, never the stream again.
             sources = replace(sources, log="-", name=sources.name or sources.log)
-        record = {"sources": _absolute(sources), "key": key}
+        record = {"sources": absolute_paths(sources), "key": key}
         self.root.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):  # a working directory that was removed
             here = Path.cwd().resolve()
-            _write_json(current_file(self.root, here), {**record, "directory": str(here)})
-        _write_json(self.root / "current.json", record)
+            write_json(current_file(self.root, here), {**record, "directory": str(here)})
+        write_json(self.root / "current.json", record)
 
     def _fresh_key(self, sources: Sources) -> str | None:
-        known = _read_json(self.root / "index.json").get(_index_key(sources))
+        known = read_json(self.root / "index.json").get(index_key(sources))
         if isinstance(known, dict) and known.get("stat") == file_stats(sources):
             return str(known["key"])
         return None
 
     def _remember(self, sources: Sources, key: str, stats: dict[str, dict[str, int]]) -> None:
-        index = _read_json(self.root / "index.json")
-        index[_index_key(sources)] = {"key": key, "stat": stats}
-        _write_json(self.root / "index.json", index)
+        index = read_json(self.root / "index.json")
+        index[index_key(sources)] = {"key": key, "stat": stats}
+        write_json(self.root / "index.json", index)
 
     def _complete(self, key: str) -> bool:
         """Whether the folder of ``key`` holds every table of this store format, readable."""
         folder = self.root / key
-        meta = _read_json(folder / "meta.json")
+        meta = read_json(folder / "meta.json")
         if meta.get("store_format") != STORE_FORMAT:
             return False
-        if _intact(folder):
+        if intact(folder):
             return True
         print(f"trtlog: the stored tables in {folder} are damaged; parsing again", file=sys.stderr)
         shutil.rmtree(folder, ignore_errors=True)
@@ -267,8 +240,8 @@ class Store:
         that the folder serves this one answer and is parsed again next time."""
         limit = size_limit()
         self.root.mkdir(parents=True, exist_ok=True)
-        _sweep(self.root)
-        building = _temporary(self.root / key)
+        sweep(self.root)
+        building = temporary_name(self.root / key)
         try:
             building.mkdir()
             with rare_collections():
@@ -276,12 +249,12 @@ class Store:
             (building / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
             if complete:
                 meta = {
-                    "sources": _absolute(sources),
+                    "sources": absolute_paths(sources),
                     "store_format": STORE_FORMAT,
                     "trtlog": __version__,
                 }
                 (building / "meta.json").write_text(json.dumps(meta, indent=1))
-            _publish(building, self.root / key)
+            publish(building, self.root / key)
         finally:
             shutil.rmtree(building, ignore_errors=True)
         if evict(self.root, limit, keep=key):
@@ -289,14 +262,14 @@ class Store:
 
     def _forget_removed(self) -> None:
         """Drop the index entries of logs no longer kept."""
-        index = _read_json(self.root / "index.json")
+        index = read_json(self.root / "index.json")
         kept = {
             path: known
             for path, known in index.items()
             if isinstance(known, dict) and (self.root / str(known.get("key"))).is_dir()
         }
         if len(kept) != len(index):
-            _write_json(self.root / "index.json", kept)
+            write_json(self.root / "index.json", kept)
 
     def _split_tables(self, readable: Sources) -> bool:
         """Whether two processes build the tables: with more than one job allowed, for a log
@@ -305,7 +278,7 @@ class Store:
             return False
         from trtlog.parse.pieces import PIECE_BYTES
 
-        return _log_bytes(readable) >= 2 * PIECE_BYTES
+        return log_bytes(readable) >= 2 * PIECE_BYTES
 
     def _open(self, key: str, sources: Sources) -> BuildLog:
         folder = self.root / key
@@ -321,81 +294,8 @@ class Store:
         return BuildLog(sources.label, summary, stored=ParquetTables(folder), reread=reread)
 
 
-def _sweep(root: Path) -> None:
-    """Remove the temporary files and folders of processes that ended without cleaning up
-    (killed while writing): their names hold their process ids."""
-    for leftover in root.glob(".*.tmp"):
-        parts = leftover.name.rsplit(".", 3)
-        if len(parts) == 4 and parts[1].isdigit() and not _alive(int(parts[1])):
-            if leftover.is_dir():
-                shutil.rmtree(leftover, ignore_errors=True)
-            else:
-                leftover.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's process
-    return True
-
-
-def _publish(building: Path, folder: Path) -> None:
-    """Rename ``building`` to ``folder``; where another process got there first with a whole
-    folder, keep that one; replace one of an older format or left incomplete."""
-    try:
-        building.rename(folder)
-        return
-    except OSError:
-        pass
-    if _read_json(folder / "meta.json").get("store_format") == STORE_FORMAT and _intact(folder):
-        return
-    stale = _temporary(folder)
-    with contextlib.suppress(OSError):
-        folder.rename(stale)
-    shutil.rmtree(stale, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        # Another process may have published meanwhile: its folder stays.
-        building.rename(folder)
-
-
-def _intact(folder: Path) -> bool:
-    """Whether the summary and every table file of ``folder`` can be read (Parquet files
-    end in a footer: a truncated one has none)."""
-    import pyarrow.parquet as pq
-
-    try:
-        json.loads((folder / "summary.json").read_text())
-        for name in TABLES:
-            pq.read_metadata(folder / f"{name}.parquet")
-    except (OSError, ValueError):
-        return False
-    return True
-
-
-def _log_bytes(sources: Sources) -> int:
-    """The size of the log file of ``sources`` (0 without one)."""
-    if sources.log is None or streamed(sources.log):
-        return 0
-    try:
-        return _stat(Path(sources.log))["size"]
-    except OSError:
-        return 0
-
-
-def _files(sources: Sources) -> list[tuple[str, Path]]:
-    files = [] if sources.log is None else [("log", Path(sources.log))]
-    files += [(kind, Path(path)) for kind, path in sources.exports().items()]
-    if sources.capture is not None:
-        files.append(("capture", Path(sources.capture)))
-    return files
-
-
 def _check_readable(sources: Sources) -> None:
-    for role, path in _files(sources):
+    for role, path in source_files(sources):
         if not path.is_file():
             if role == "log":
                 from trtlog.parse import parse_file
@@ -403,33 +303,6 @@ def _check_readable(sources: Sources) -> None:
                 parse_file(path)  # raises the one-line LogSourceError for missing files
             what = "capture file" if role == "capture" else f"{role} export file"
             raise LogSourceError(f"{path}: no such {what}")
-
-
-def _absolute(sources: Sources) -> dict[str, str | None]:
-    return {
-        key: value if value in (None, "-") or key == "name" else str(Path(value).resolve())
-        for key, value in sources.as_dict().items()
-    }
-
-
-def _index_key(sources: Sources) -> str:
-    return json.dumps(_absolute(sources), sort_keys=True)
-
-
-def file_stats(sources: Sources) -> dict[str, dict[str, int]]:
-    """What the store records of each file of ``sources`` to know it has not changed."""
-    return {role: _stat(path) for role, path in _files(sources)}
-
-
-def sources_key(sources: Sources) -> str:
-    """The content key of ``sources``: the log's content hash; with exports, a hash of every
-    file's. (Hashing releases the interpreter lock: a thread can work it out while a log is
-    parsed.)"""
-    files = _files(sources)
-    if [role for role, _ in files] == ["log"]:
-        return content_key(files[0][1])
-    combined = "\n".join(f"{role}:{content_key(path)}" for role, path in files)
-    return hashlib.sha1(combined.encode(), usedforsecurity=False).hexdigest()[:_KEY_HEX_DIGITS]
 
 
 def load(
@@ -455,4 +328,4 @@ def load(
         raise LogSourceError(str(error)) from None
 
 
-__all__ = ["TABLES", "NoCurrentLog", "Store", "load", "sources_key", "store_dir"]
+__all__ = ["NoCurrentLog", "Store", "StoreError", "load"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trtlog.processes import die_with_parent, prepare
-from trtlog.store_tables import write_table
+from trtlog.store.parquet_tables import write_table
 
 if TYPE_CHECKING:
     from trtlog.analysis.buildlog import BuildLog
