@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING
 from lark import Lark
 from lark.load_grammar import FromPackageLoader, Grammar, load_grammar
 
-from trtlog.grammars import grammar_text
-
 if TYPE_CHECKING:
     from trtlog.parse.transform import MessageTransformer
 
