@@ -7,7 +7,8 @@ from dataclasses import MISSING, FrozenInstanceError, fields
 import pytest
 
 from trtlog.events import EVENT_CLASSES, Event, FormatCombination
-from trtlog.events.makers import HEAD_FIELDS, KeywordMakers, keyword_maker, value_maker
+from trtlog.events.base import KeywordMakers
+from trtlog.events.makers import HEAD_FIELDS, keyword_maker, value_maker
 from trtlog.parse.rows import ROW_CLASSES, materialize
 
 

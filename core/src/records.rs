@@ -3,11 +3,9 @@
 //! few) per format combination and timing runner:
 //!
 //! - `fastest_tactic`: "Fastest Tactic: 0x... Time: 0.0123" (8.x-10.x);
-//! - `runner_profiled`: "<layer> (<Runner>) profiling completed in 0.1 seconds. Fastest Tactic:
-//!   0x... Time: 0.0123" (8.6-10.x);
+//! - `runner_profiled`: "<layer> (<Runner>) profiling completed in 0.1 seconds. Fastest ...";
 //! - `timing_runner`: "--------------- Timing Runner: <layer> (<Runner>[0x...])";
-//! - `format_combination`, `reformat_combination`: "*************** Autotuning format
-//!   combination: <formats> -> <formats> ***************";
+//! - `format_combination`, `reformat_combination`: "*************** Autotuning format ...";
 //! - `computing_costs`, `computing_reformatting_costs`: "=============== Computing costs for ...";
 //! - `chose_runner`: ">>>>>>>>>>>>>>> Chose Runner Type: <Runner> Tactic: 0x...";
 //! - `runner_skipped`, `runner_skipped_for_layer`: "<Runner> has no valid tactics for this

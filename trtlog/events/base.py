@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import ClassVar
 
+from trtlog.events.makers import keyword_maker
 from trtlog.events.pickling import reduce_slots
 
 MIB = 1024 * 1024
@@ -115,3 +117,12 @@ def _snake_case(name: str) -> str:
             out.append("_")
         out.append(char.lower())
     return "".join(out)
+
+
+class KeywordMakers(dict[type, Callable[..., Event]]):
+    """``keyword_maker`` of each class it is indexed with: ``makers[FormatCombination](*head,
+    inputs=..., outputs=...)``."""
+
+    def __missing__(self, cls: type) -> Callable[..., Event]:
+        made = self[cls] = keyword_maker(cls)
+        return made

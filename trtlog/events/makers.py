@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, fields
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from trtlog.events.base import Event
+from typing import Any
 
 # The fields every event has, first, in this order (``Event``).
 HEAD_FIELDS = ("line", "end_line", "timestamp", "severity", "producer")
@@ -35,15 +32,6 @@ def keyword_maker(cls: type) -> Callable[..., Any]:
     if made is None:
         made = _KEYWORD_MAKERS[cls] = _generate(cls, keywords=True)
     return made
-
-
-class KeywordMakers(dict[type, "Callable[..., Event]"]):
-    """``keyword_maker`` of each class it is indexed with: ``makers[FormatCombination](*head,
-    inputs=..., outputs=...)``."""
-
-    def __missing__(self, cls: type) -> Callable[..., Event]:
-        made = self[cls] = keyword_maker(cls)
-        return made
 
 
 def value_maker(cls: type) -> Callable[..., Any]:
@@ -84,4 +72,4 @@ def _generate(cls: type, keywords: bool) -> Callable[..., Any]:
     return function
 
 
-__all__ = ["HEAD_FIELDS", "KeywordMakers", "keyword_maker", "value_maker"]
+__all__ = ["HEAD_FIELDS", "keyword_maker", "value_maker"]

@@ -21,7 +21,7 @@ from trtlog.events.autotuning import (
     RunnerSkipped,
     TimingRunner,
 )
-from trtlog.events.base import TacticId, timed_ms
+from trtlog.events.base import KeywordMakers, TacticId, timed_ms
 from trtlog.events.graph import (
     FusionPassRunning,
     LayerCount,
@@ -29,7 +29,6 @@ from trtlog.events.graph import (
     QuantizationParams,
     SymbolicShape,
 )
-from trtlog.events.makers import KeywordMakers
 from trtlog.events.notes import PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.parse.rows import NO_PLACE, Item

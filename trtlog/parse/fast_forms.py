@@ -20,7 +20,6 @@ from trtlog.events.autotuning import (
     ComputingCosts,
     FastestTactic,
     FormatCombination,
-    ReformatLayerAdded,
     RunnerSkipped,
     SetTacticName,
     TacticPruning,
@@ -29,10 +28,7 @@ from trtlog.events.autotuning import (
     TimingCacheHit,
     TimingRunner,
 )
-from trtlog.events.base import TacticId, tactic_number, time_ms
-from trtlog.events.graph import ForeignNodeMetadata
-from trtlog.events.makers import KeywordMakers
-from trtlog.events.memory import LayerMemory
+from trtlog.events.base import KeywordMakers, TacticId, tactic_number, time_ms
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.grammar import terminal_regexp
 from trtlog.parse.rows import NO_PLACE, Item
@@ -75,18 +71,6 @@ _COMBINATION = re.compile(
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
 _FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
-# 8.2+: "Adding reformat layer: <tensor> (<source>) from <format> to <format>", each part the
-# shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
-# one after the other with no going back.
-REFORMAT_LITERAL = "Adding reformat layer: "
-_REFORMAT_TENSOR = re.compile(terminal_regexp("REFORMAT_TENSOR"))
-_REFORMAT_SOURCE = re.compile(terminal_regexp("REFORMAT_SOURCE"))
-_REFORMAT_FROM = re.compile(terminal_regexp("REFORMAT_FROM"))
-# 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
-# Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
-FOREIGN_NODE_LITERAL = "ForeignNode "
-_FOREIGN_NODE_NAME = re.compile(r"\{ForeignNode\[[^\n]*?\]\}(?= metadata:)")
-_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
 # 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
 # pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
 _PRUNING_AT = re.compile(r": \d+ available tactics, ")
@@ -102,11 +86,6 @@ _SET_TACTIC_NAME_REST = re.compile(
 )
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 _MYELIN = re.compile(terminal_regexp("MYELIN_PREFIX") + "(.*)")
-_LAYER_MEMORY = re.compile(
-    rf"Layer: (.+?){terminal_regexp('_MEMORY_HOST_KEY')}(\d+)(?: bytes)?"
-    rf"{terminal_regexp('_MEMORY_DEVICE_KEY')}(\d+)(?: bytes)?"
-    r"(?: Scratch Memory: (\d+)(?: bytes)?)?"
-)
 _CACHE_HIT = re.compile(
     rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ({_RUNNER_NAME}), "
     rf"tactic ({TACTIC_ID}), ({NUMBER}) ms"
@@ -207,40 +186,6 @@ def profiling_completed(body: str, head: Head) -> Item | None:
     )
 
 
-def reformat_layer_added(body: str, head: Head) -> Item | None:
-    tensor = _REFORMAT_TENSOR.match(body, len(REFORMAT_LITERAL))
-    if tensor is None:
-        return None
-    source = _REFORMAT_SOURCE.match(body, tensor.end() + len(" ("))
-    if source is None:
-        return None
-    from_format = _REFORMAT_FROM.match(body, source.end() + len(") from "))
-    if from_format is None:
-        return None
-    return make[ReformatLayerAdded](
-        *head,
-        tensor=tensor.group(),
-        source=source.group(),
-        from_format=from_format.group(),
-        to_format=body[from_format.end() + len(" to ") :].strip(),
-    )
-
-
-def foreign_node_metadata(body: str, head: Head) -> Item | None:
-    name = _FOREIGN_NODE_NAME.match(body, len(FOREIGN_NODE_LITERAL))
-    if name is None:
-        return None
-    # After " metadata:" the line ends, or a blank and at least one more character follow.
-    metadata = body[name.end() + len(" metadata:") :]
-    if metadata and (metadata[0] != " " or len(metadata) == 1):
-        return None
-    return make[ForeignNodeMetadata](
-        *head,
-        node=name.group(),
-        onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
-    )
-
-
 def tactic_pruning(body: str, head: Head) -> Item | None:
     at = _PRUNING_AT.search(body, 1)
     if at is None:
@@ -322,20 +267,6 @@ def myelin_trace(body: str, head: Head) -> Item | None:
     return (MyelinTrace, *head, *NO_PLACE, match.group(1).strip())
 
 
-def layer_memory(body: str, head: Head) -> Item | None:
-    match = _LAYER_MEMORY.fullmatch(body)
-    if match is None:
-        return None
-    layer, host, device, scratch = match.groups()
-    return make[LayerMemory](
-        *head,
-        layer=layer,
-        host_persistent=int(host),
-        device_persistent=int(device),
-        scratch=None if scratch is None else int(scratch),
-    )
-
-
 def split_set_tactic_name(body: str) -> tuple[str | None, re.Match[str]] | None:
     """The subject and the rest of a kernel-name line, as the expression
     "(?:(.+?)(?=_SET_TACTIC_NAME))?_SET_TACTIC_NAME..." matches it in full (trying every
@@ -400,22 +331,17 @@ def timing_cache_hit(body: str, head: Head) -> Item | None:
 
 
 __all__ = [
-    "FOREIGN_NODE_LITERAL",
     "KERNEL_PARAMETERS",
     "NUMBER",
-    "REFORMAT_LITERAL",
     "TACTIC_ID",
     "Head",
     "chose_runner",
     "computing_costs",
     "fastest_tactic",
-    "foreign_node_metadata",
     "format_combination",
-    "layer_memory",
     "make",
     "myelin_trace",
     "profiling_completed",
-    "reformat_layer_added",
     "runner_skipped",
     "set_tactic_name",
     "split_set_tactic_name",

@@ -44,26 +44,28 @@ from trtlog.parse.envelope import (
     torch_tensorrt_only,
 )
 from trtlog.parse.fast_forms import (
-    FOREIGN_NODE_LITERAL,
     NUMBER,
-    REFORMAT_LITERAL,
     Head,
     chose_runner,
     computing_costs,
     fastest_tactic,
-    foreign_node_metadata,
     format_combination,
-    layer_memory,
     make,
     myelin_trace,
     profiling_completed,
-    reformat_layer_added,
     runner_skipped,
     set_tactic_name,
     tactic_pruning,
     tactic_timing,
     timing_cache_hit,
     timing_runner,
+)
+from trtlog.parse.fast_forms_layers import (
+    FOREIGN_NODE_LITERAL,
+    REFORMAT_LITERAL,
+    foreign_node_metadata,
+    layer_memory,
+    reformat_layer_added,
 )
 from trtlog.parse.fast_forms_runs import TRACE_AVERAGE_LITERAL, progress_update, trace_average
 from trtlog.parse.lexer_order import StartConflicts

@@ -15,6 +15,7 @@ from trtlog.events.onnx import (
     OnnxModelBanner,
     OnnxModelInfo,
 )
+from trtlog.grammars import terminal_pattern
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
@@ -96,10 +97,8 @@ def node_io_fields(node: str, op: str, direction: str, rest: str | None) -> dict
 def _source_position() -> re.Pattern[str]:
     """7.0's importer trace starts with its source position ("ModelImporter.cpp:103: "): the
     grammar's DIAGNOSTIC_LOCATION, which LOCATED_IMPORTER_STEP and a node name hold at their
-    start. (Read from the parser when first needed: the parser is built with this module.)"""
-    from trtlog.parse.grammar import terminal_regexp
-
-    return re.compile(terminal_regexp("DIAGNOSTIC_LOCATION"))
+    start. (Read from the grammar file: the parser is built with this module.)"""
+    return re.compile(terminal_pattern("DIAGNOSTIC_LOCATION"))
 
 
 def _located(text: str) -> tuple[str | None, str]:
