@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from tests.test_fast_path import grammar_events, same
 from trtlog import _core
 from trtlog.events.autotuning import TacticTiming
@@ -350,7 +350,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LINE, min_size=1, max_size=12), st.integers(1, 64))
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic: 0x1 Time: 1."], 1)
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic Name: a\x1cb Tactic: 0x1 Time: 1"], 3)
@@ -385,7 +385,7 @@ def test_generated_runs_are_claimed_only_as_the_grammar_reads_them(
     _check_claims(("\n".join(lines) + "\n").encode(), chunk)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=300), st.integers(1, 64))
 def test_arbitrary_bytes_never_fail_and_every_line_is_counted(data: bytes, chunk: int) -> None:
     scanner = _core.Scanner([], 1)

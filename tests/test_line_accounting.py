@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.parse import parse_file, parse_text
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summarize import summarize
@@ -79,7 +79,7 @@ PIECES = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lines=st.lists(
         st.tuples(
