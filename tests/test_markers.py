@@ -91,7 +91,10 @@ def test_tests_are_marked_by_what_they_use() -> None:
     drawn = "test_every_table_of_a_corpus_log_lays_out_the_same_drawn_or_joined"
     assert "corpus" in markers[f"{render}{drawn}[hackathon_trt10.16.1_trtexec_build_h100.log]"]
     # A made-up table only.
-    assert "corpus" not in markers[f"{render}test_a_table_written_to_a_file_keeps_each_row_on_one_line"]
+    assert (
+        "corpus"
+        not in markers[f"{render}test_a_table_written_to_a_file_keeps_each_row_on_one_line"]
+    )
     # Chromium started through the module's helpers, on the sample log.
     assert markers[f"{report}test_report_tables_sort_and_filter_in_chromium"] >= {"browser"}
     assert "corpus" not in markers[f"{report}test_report_tables_sort_and_filter_in_chromium"]
@@ -145,7 +148,9 @@ def test_a_test_that_opens_the_corpus_unmarked_fails(pytester: pytest.Pytester) 
 
 def profile_in(environment: dict[str, str]) -> list[str]:
     """The profile and default number of examples that tests/conftest.py loads."""
-    env = {key: value for key, value in os.environ.items() if key not in ("CI", "HYPOTHESIS_PROFILE")}
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("CI", "HYPOTHESIS_PROFILE")
+    }
     done = subprocess.run(
         [
             sys.executable,

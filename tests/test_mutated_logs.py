@@ -5,10 +5,11 @@ TensorRT's real formats) and the corpus logs' first lines (flipped bytes, lines 
 beyond 64 bits, figures that are not finite); every mutant is parsed, with the fast path and
 without, and recognised + unrecognised + foreign + blank lines equal its physical lines.
 
-Two sizes: the same 150 mutants each run also have every table built; and a sweep of mutants
-that are parsed and counted only, 200 fixed ones on a developer's machine, 1,000 new ones in
-every CI run (the ci Hypothesis profile; a new seed each run, so that the runs together cover 100,000 mutants
-every hundred runs; a failure prints the example and the seed that reproduces it).
+Two sizes: the same mutants each run also have every table built (150 under the ci Hypothesis
+profile, the dev profile's few elsewhere); and a sweep of mutants that are parsed and counted
+only, a few fixed ones on a developer's machine, 1,000 new ones in every CI run (a new seed each
+run, so that the runs together cover 100,000 mutants every hundred runs; a failure prints the
+example and the seed that reproduces it).
 TRTLOG_FUZZ_EXAMPLES=N draws N new ones for both."""
 
 from __future__ import annotations
