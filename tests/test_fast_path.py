@@ -78,6 +78,7 @@ def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) ->
     return fast is not None
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_line_parses_the_same_both_ways(path: Path) -> None:

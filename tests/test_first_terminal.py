@@ -49,6 +49,7 @@ def bodies(path: Path) -> list[str]:
     return list(found)
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize(
     "path", sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS, ids=lambda path: path.name

@@ -22,6 +22,7 @@ def added_up(log: ParsedLog) -> int:
     return summary.recognized + summary.unrecognized + summary.foreign + summary.blank
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_log_adds_up_to_its_lines(path: Path) -> None:
@@ -79,6 +80,7 @@ PIECES = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lines=st.lists(

@@ -84,6 +84,7 @@ def markers_of(*files: str) -> dict[str, set[str]]:
     return {row[1]: set(row[2:]) for row in rows}
 
 
+@pytest.mark.slow
 def test_tests_are_marked_by_what_they_use() -> None:
     markers = markers_of("tests/test_render.py", "tests/test_report.py")
     render, report = "tests/test_render.py::", "tests/test_report.py::"
@@ -168,6 +169,7 @@ def profile_in(environment: dict[str, str]) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.slow
 def test_hypothesis_profile_is_dev_unless_ci_or_asked() -> None:
     assert profile_in({}) == ["dev", "20", "20"]
     assert profile_in({"CI": "true"}) == ["ci", "500", "3000"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
     return b"".join(lines)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=EXAMPLES,
     derandomize=not FRESH,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     consistent(parse_text(data))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=600))
 def test_arbitrary_text_never_raises(text: str) -> None:

@@ -272,6 +272,7 @@ _RENDERED_LOGS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _RENDERED_LOGS)
 def test_every_table_of_a_corpus_log_lays_out_the_same_drawn_or_joined(
     name: str, monkeypatch: pytest.MonkeyPatch
