@@ -20,34 +20,45 @@ pytest_plugins = ["pytester"]
 CORPUS_LOG = conftest.corpus_dir() / "logs" / "hackathon_trt10.16.1_trtexec_build_h100.log"
 
 
-def _helper_that_reads() -> int:
-    return len([path for path in conftest.CORPUS_LOGS if path.stat().st_size])
+# Stand-ins named after nothing of the corpus's, so that these tests are not marked corpus.
+_LISTED = [SAMPLES / "trtexec_10.x_build_inference_profile.log"]
+
+
+def _helper_that_lists() -> int:
+    return len([path for path in SAMPLES.glob("*.log") if path.stat().st_size])
 
 
 def _calls_the_helper() -> int:
-    return _helper_that_reads() + 1
+    return _helper_that_lists() + 1
 
 
-def _reads_samples_only() -> int:
-    return len(list(SAMPLES.glob("*.log")))
+def _reads_a_listed_path() -> int:
+    return len(_LISTED)
+
+
+def _reads_nothing() -> int:
+    return 1
 
 
 def test_names_inside_comprehensions_and_lambdas_are_seen() -> None:
     def nested() -> object:
-        return lambda: [corpus_dir for corpus_dir in ()]  # noqa: C416
+        return lambda: [SAMPLES for SAMPLES in ()]  # noqa: C416
 
-    assert "corpus_dir" not in code_names(nested.__code__)  # a local name, not a global one
+    assert "SAMPLES" not in code_names(nested.__code__)  # a local name, not a global one
 
     def global_in_comprehension() -> object:
-        return [path for path in conftest.CORPUS_LOGS]  # noqa: C416
+        return lambda: [path for path in SAMPLES.iterdir()]  # noqa: C416
 
-    assert "CORPUS_LOGS" in code_names(global_in_comprehension.__code__)
+    assert "SAMPLES" in code_names(global_in_comprehension.__code__)
 
 
 def test_a_test_module_function_is_followed_to_what_it_calls(tmp_path: Path) -> None:
-    names = frozenset({"CORPUS_LOGS"})
-    assert uses([_calls_the_helper], names, tmp_path)
-    assert not uses([_reads_samples_only], names, tmp_path)
+    names = frozenset({"SAMPLES"})
+    assert uses([_calls_the_helper], names)
+    assert not uses([_reads_nothing], names)
+    # A module variable holding a path under the root, through the function that reads it.
+    assert uses([_reads_a_listed_path], frozenset(), SAMPLES)
+    assert not uses([_reads_a_listed_path], frozenset(), tmp_path)
 
 
 def test_a_path_under_the_corpus_is_found_alone_or_in_a_collection(tmp_path: Path) -> None:
