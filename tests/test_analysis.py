@@ -66,6 +66,7 @@ def test_stages_8_2_3() -> None:
     assert list(log.stages["line"]) == [288, 289, 302, 312, 343, 344, 345, 346, 347, 819]
 
 
+@pytest.mark.slow
 def test_stages_8_5_10() -> None:
     log = build_log("lix_trt8.5.10_trtexec_orin_mnist_best_dumpProfile.log")
     assert [count for _, count in stage_story(log)] == [18, 18, 15, 9] + [7] * 10
@@ -215,6 +216,7 @@ def test_tactic_rows_rank_and_mark_the_winner() -> None:
     assert winner["kernel"].iloc[0] == "maxwell_scudnn_128x32_relu_small_nn_v0"
 
 
+@pytest.mark.slow
 def test_choices_rows_match_chose_runner_lines_in_every_log() -> None:
     for path in CORPUS_LOGS:
         text = path.read_text(errors="replace")
@@ -281,6 +283,7 @@ MEMORY_LOGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MEMORY_LOGS)
 def test_per_layer_memory_adds_up_to_the_reported_totals(name: str) -> None:
     log = build_log(name)
@@ -417,6 +420,7 @@ def test_warnings_counted_per_form() -> None:
     }
 
 
+@pytest.mark.slow
 def test_warnings_keep_type_names_but_blank_indices() -> None:
     from trtlog.analysis.warnings import message_form
 
@@ -465,6 +469,7 @@ def documented(table: str) -> str:
     return ast.get_docstring(ast.parse(source)) or ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=[path.name for path in CORPUS_LOGS])
 def test_every_table_has_its_documented_columns(path: Path) -> None:
     log = build_log(path.name)
@@ -475,6 +480,7 @@ def test_every_table_has_its_documented_columns(path: Path) -> None:
         assert f"``{statistic.group('metric') if statistic else column}``" in documented("perf")
 
 
+@pytest.mark.slow
 def test_fixed_columns_are_named_in_the_module_docstrings() -> None:
     for name, columns in FIXED_COLUMNS.items():
         for column in columns:

@@ -88,6 +88,7 @@ def count_lines(pattern: str, text: str) -> int:
     return len(re.findall(pattern, text, flags=re.MULTILINE))
 
 
+@pytest.mark.slow
 def test_successful_build_keeps_every_line_with_its_time(workdir: Path) -> None:
     result = build(workdir, "--quiet", "--", "--fp16", "--shapes=x:4x1x28x28", delay="0.0003")
     assert result.returncode == 0, result.stderr
@@ -112,6 +113,7 @@ def test_successful_build_keeps_every_line_with_its_time(workdir: Path) -> None:
     assert {"log", "capture", "engine", "timing_cache"} <= set(run["files"])
 
 
+@pytest.mark.slow
 def test_trtexec_gets_the_capture_options_and_the_users_own(workdir: Path) -> None:
     result = build(workdir, "--quiet", "--", "--fp16", "--exportTimes=mine.json")
     assert result.returncode == 0, result.stderr
@@ -128,6 +130,7 @@ def test_trtexec_gets_the_capture_options_and_the_users_own(workdir: Path) -> No
     assert run_json(workdir)["command"][1:] == received
 
 
+@pytest.mark.slow
 def test_options_an_old_trtexec_does_not_list_are_left_out(workdir: Path) -> None:
     # 8.0's trtexec knew --nvtxMode, not --profilingVerbosity, and had no --exportLayerInfo.
     options = "--onnx,--saveEngine,--verbose,--nvtxMode,--timingCacheFile,--exportProfile,"
@@ -140,6 +143,7 @@ def test_options_an_old_trtexec_does_not_list_are_left_out(workdir: Path) -> Non
     assert not any(argument.startswith("--exportLayerInfo") for argument in received)
 
 
+@pytest.mark.slow
 def test_captured_run_is_parsed_with_millisecond_times_and_becomes_current(
     workdir: Path,
 ) -> None:
@@ -180,6 +184,7 @@ def test_captured_run_is_parsed_with_millisecond_times_and_becomes_current(
         assert {layer["Name"] for layer in exported} <= names
 
 
+@pytest.mark.slow
 def test_progress_state_is_kept_in_run_json(workdir: Path) -> None:
     result = build(workdir, "--quiet")
     assert result.returncode == 0, result.stderr
@@ -193,6 +198,7 @@ def test_progress_state_is_kept_in_run_json(workdir: Path) -> None:
     assert progress["finished"] == "passed"
 
 
+@pytest.mark.slow
 def test_failed_build_keeps_its_log_and_exits_4(workdir: Path) -> None:
     result = build(workdir, "--quiet", mode="fail", stop="1000")
     assert result.returncode == 4, result.stderr
@@ -211,6 +217,7 @@ def test_failed_build_keeps_its_log_and_exits_4(workdir: Path) -> None:
     assert "[network.cpp::validate::3100]" in result.stdout
 
 
+@pytest.mark.slow
 def test_crashed_build_is_reported_with_its_signal(workdir: Path) -> None:
     result = build(workdir, "--quiet", mode="crash", stop="700")
     assert result.returncode == 4, result.stderr
@@ -245,6 +252,7 @@ def wait_for_lines(workdir: Path, count: int, timeout: float = 60) -> None:
     raise AssertionError(f"the fake trtexec did not write {count} lines in {timeout} s")
 
 
+@pytest.mark.slow
 def test_interrupted_build_keeps_every_line_written_before_the_interrupt(
     workdir: Path,
 ) -> None:
@@ -265,6 +273,7 @@ def test_interrupted_build_keeps_every_line_written_before_the_interrupt(
     assert run["lines"] == len(kept)
 
 
+@pytest.mark.slow
 def test_build_that_ignores_sigterm_is_killed_after_the_grace_period(workdir: Path) -> None:
     process = start_build(workdir, "--grace", "1", delay="0.002", mode="ignore-term")
     wait_for_lines(workdir, 100)
@@ -358,6 +367,7 @@ def test_missing_model_is_a_one_line_error(workdir: Path) -> None:
     assert "nothing.onnx: no such file" in result.stderr
 
 
+@pytest.mark.slow
 def test_tee_echoes_the_raw_log_before_the_report(workdir: Path) -> None:
     result = build(workdir, "--quiet", "--tee")
     assert result.returncode == 0, result.stderr
@@ -366,6 +376,7 @@ def test_tee_echoes_the_raw_log_before_the_report(workdir: Path) -> None:
     assert "succeeded" in result.stdout[len(replayed) :]
 
 
+@pytest.mark.slow
 def test_live_progress_is_drawn_on_a_terminal(workdir: Path) -> None:
     import pty
 
@@ -395,6 +406,7 @@ def test_live_progress_is_drawn_on_a_terminal(workdir: Path) -> None:
     assert re.search(r"layer \d+/13", text)
 
 
+@pytest.mark.slow
 def test_a_killed_trtlog_takes_its_build_with_it(workdir: Path) -> None:
     process = start_build(workdir, delay="0.01")
     wait_for_lines(workdir, 50)

@@ -83,6 +83,7 @@ def test_logger_adapter_records_real_tensorrt_messages() -> None:
     assert any("CUDA" in text or "cuda" in text for text in data["errors"])
 
 
+@pytest.mark.slow
 @needs_lean
 def test_python_backend_treats_logged_cuda_errors_as_no_gpu(tmp_path: Path) -> None:
     model = tmp_path / "model.onnx"
@@ -215,6 +216,7 @@ def test_an_earlier_run_folder_is_never_overwritten(tmp_path: Path) -> None:
     assert sorted(path.name for path in folder.iterdir()) == ["build.log"]
 
 
+@pytest.mark.slow
 def test_worker_applies_the_options_and_writes_the_engine_files(tmp_path: Path) -> None:
     result, folder = build_with_stand_in(
         tmp_path, "--fp16", "--int8", "--workspace", "64", "--shapes", "x:1x3x16x16"
@@ -252,6 +254,7 @@ def test_worker_applies_the_options_and_writes_the_engine_files(tmp_path: Path) 
     assert [(row["name"], row["layer_type"]) for row in rows] == [("node_relu", "PointWiseV2")]
 
 
+@pytest.mark.slow
 def test_worker_reuses_the_timing_cache_it_is_given(tmp_path: Path) -> None:
     cache = tmp_path / "shared.cache"
     cache.write_bytes(b"old cache")
@@ -260,6 +263,7 @@ def test_worker_reuses_the_timing_cache_it_is_given(tmp_path: Path) -> None:
     assert cache.read_bytes() == b"old cache+1 entry"
 
 
+@pytest.mark.slow
 def test_precision_flag_the_tensorrt_lacks_is_a_clear_error(tmp_path: Path) -> None:
     result, folder = build_with_stand_in(tmp_path, "--fp16", FAKE_TRT_NO_FP16="1")
     assert result.returncode == 2
@@ -267,6 +271,7 @@ def test_precision_flag_the_tensorrt_lacks_is_a_clear_error(tmp_path: Path) -> N
     assert json.loads((folder / "run.json").read_text())["outcome"] == "unusable"
 
 
+@pytest.mark.slow
 def test_error_logged_during_the_build_fails_it(tmp_path: Path) -> None:
     result, folder = build_with_stand_in(tmp_path, FAKE_TRT_FAIL="1")
     assert result.returncode == 4
@@ -275,6 +280,7 @@ def test_error_logged_during_the_build_fails_it(tmp_path: Path) -> None:
     assert not (folder / "model.engine").exists()
 
 
+@pytest.mark.slow
 def test_shapes_naming_a_missing_input_and_a_bad_model_are_clear_errors(tmp_path: Path) -> None:
     result, _ = build_with_stand_in(tmp_path, "--shapes", "image:1x3x16x16")
     assert result.returncode == 2

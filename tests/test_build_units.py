@@ -93,6 +93,7 @@ def test_progress_notes_errors_and_a_missing_gpu() -> None:
     assert state.gpu_error == state.first_error
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
 def test_progress_counts_match_the_log(path: Path) -> None:

@@ -91,6 +91,7 @@ def test_fusions_of_a_layer_show_its_whole_engine_layer() -> None:
     assert '"/conv1/Conv, /relu1/Relu"' in rows[1]
 
 
+@pytest.mark.slow
 def test_diff_pairs_the_last_builds_and_lines_stages_up_by_name() -> None:
     result = CliRunner().invoke(
         app, ["diff", str(THREE_BUILDS), str(THREE_BUILDS), "--build", "0:1", "-f", "json"]
@@ -134,6 +135,7 @@ def test_a_load_engine_run_has_layers_but_no_build() -> None:
     assert (log.layers["run"] == 0).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     [
@@ -149,6 +151,7 @@ def test_one_trtexec_build_is_one_build_everywhere(name: str) -> None:
         assert set(log.table(table)["build"].dropna()) == {0}, table
 
 
+@pytest.mark.slow
 def test_torch_tensorrt_reports_its_build_time() -> None:
     log = corpus_build_log("torchtrt_trt10.6_dynamo_debug_dinov2_ansi.log")
     # Line 24322, after a cursor-up code: "INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:

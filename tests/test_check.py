@@ -86,6 +86,7 @@ def test_every_rule_is_tested() -> None:
     assert sorted({rule for rule, *_ in FIRES}) == sorted(rule.id for rule in RULES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rule", "fires", "quiet", "says"), FIRES, ids=[f"{case[0]}-{case[1]}" for case in FIRES]
 )
@@ -102,6 +103,7 @@ def test_findings_point_at_the_log_line() -> None:
     assert list(of("8.6 rtx3090", "int64-weights")["line"]) == [211]
 
 
+@pytest.mark.slow
 def test_thresholds_change_what_fires() -> None:
     log = trtlog.load(corpus_dir() / LOGS["qat resnet18"][0])
     settings, disabled = resolve_settings({}, {"unstable-gpu-percent": 10.0}, [])
@@ -118,6 +120,7 @@ def log_path(case: str) -> str:
     return str(corpus_dir() / LOGS[case][0])
 
 
+@pytest.mark.slow
 def test_fail_level_gates_the_exit_code() -> None:
     # The 10.14 log has an error-level finding (dynamic shapes without a profile).
     assert runner.invoke(app, ["check", "--log", log_path("10.14 plugin")]).exit_code == 3
@@ -141,6 +144,7 @@ def test_fail_level_gates_the_exit_code() -> None:
     )
 
 
+@pytest.mark.slow
 def test_pyproject_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.trtlog.check]\nfail-level = "warning"\ndisable = ["workspace-limited"]\n'
@@ -154,6 +158,7 @@ def test_pyproject_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert result.exit_code == 3
 
 
+@pytest.mark.slow
 def test_sarif_output(tmp_path: Path) -> None:
     target = tmp_path / "trtlog.sarif"
     result = runner.invoke(
@@ -188,6 +193,7 @@ def test_list_rules() -> None:
     assert all(rule["why"] and rule["try"] for rule in rules)
 
 
+@pytest.mark.slow
 def test_workspace_limited_names_the_device_memory_short(tmp_path: Path) -> None:
     # 7.x-8.x precede a skip for memory with the device request; 10.x's skips say the size in
     # bytes (629145600 = 600 MiB) but not what was available.

@@ -57,6 +57,7 @@ def test_no_choices_no_chosen_timings() -> None:
     assert chosen.tolist() == [False]
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
 def test_the_chosen_column_follows_the_choices_row_by_row(path: object) -> None:
@@ -73,6 +74,7 @@ def test_the_chosen_column_follows_the_choices_row_by_row(path: object) -> None:
     assert table["chosen"].tolist() == expected
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
 def test_every_chose_runner_line_makes_one_choice_row_in_order(path: object) -> None:

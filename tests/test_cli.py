@@ -20,6 +20,7 @@ runner = CliRunner()
 SAMPLE_10X = SAMPLES / "trtexec_10.x_build_inference_profile.log"
 
 
+@pytest.mark.slow
 def test_summary_names_version_gpu_precision_and_counts() -> None:
     result = runner.invoke(app, ["parse", str(SAMPLE_10X)])
     assert result.exit_code == 0, result.output
@@ -49,6 +50,7 @@ FAILED_BUILD = """\
 """
 
 
+@pytest.mark.slow
 def test_summary_of_a_failed_build_names_its_first_error(tmp_path: Path) -> None:
     log = tmp_path / "failed.log"
     log.write_text(FAILED_BUILD)
@@ -63,6 +65,7 @@ def test_summary_of_a_failed_build_names_its_first_error(tmp_path: Path) -> None
     )
 
 
+@pytest.mark.slow
 def test_json_document(tmp_path: Path) -> None:
     target = tmp_path / "events.json"
     result = runner.invoke(
@@ -108,6 +111,7 @@ def test_bad_inputs_give_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "content"),
     [("README.md", "# A project\n\nIt builds engines.\n"), ("empty.log", ""),
@@ -131,6 +135,7 @@ def test_input_that_is_not_a_log_is_refused_and_not_kept(
     assert not any(store.glob("*/meta.json"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output_format", ["summary", "json", "jsonl"])
 def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path, output_format: str) -> None:
     log = tmp_path / "long.log"
@@ -148,6 +153,7 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path: Path, output_format: 
     assert len(result.stdout.splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output_format", ["json", "jsonl"])
 def test_json_output_is_strict_json(tmp_path: Path, output_format: str) -> None:
     # trtexec prints "inf" and "nan" where a measurement failed; JSON has no such numbers.
@@ -191,6 +197,7 @@ def run_trtlog(
     )
 
 
+@pytest.mark.slow
 def test_standard_input_that_is_closed_or_endless_zeros_is_refused(tmp_path: Path) -> None:
     closed = subprocess.run(
         [sys.executable, "-m", "trtlog.cli.app", "parse", "-"],
@@ -210,6 +217,7 @@ def test_standard_input_that_is_closed_or_endless_zeros_is_refused(tmp_path: Pat
     assert not any((tmp_path / "store").glob("*.log"))  # no copy left behind
 
 
+@pytest.mark.slow
 def test_the_current_log_from_standard_input_is_not_read_again(tmp_path: Path) -> None:
     with SAMPLE_10X.open("rb") as log:
         parsed = run_trtlog(tmp_path, "parse", "-", stdin=log)
@@ -226,6 +234,7 @@ def test_the_current_log_from_standard_input_is_not_read_again(tmp_path: Path) -
     assert json.loads(document.stdout)["source"].startswith("stdin@")
 
 
+@pytest.mark.slow
 def test_standard_input_is_copied_only_up_to_a_bound(tmp_path: Path) -> None:
     # An endless producer (`yes "[V] [TRT] ..." | trtlog parse -`) must not fill the disk: the
     # copy stops at TRTLOG_MAX_STREAM_BYTES with one line, exit 2, and nothing left behind.
@@ -258,6 +267,7 @@ def test_standard_input_is_copied_only_up_to_a_bound(tmp_path: Path) -> None:
         assert refused.returncode == 2 and "positive whole number" in refused.stderr
 
 
+@pytest.mark.slow
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["parse", str(SAMPLE_10X), "--out", str(tmp_path / "missing" / "out.json")]
@@ -278,6 +288,7 @@ def test_help_does_not_import_heavy_modules() -> None:
     assert output.strip() == ""
 
 
+@pytest.mark.slow
 def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:
     environment = {**os.environ, "TRTLOG_STORE": str(tmp_path / "store")}
     subprocess.run(

@@ -52,6 +52,7 @@ def test_dash_h_is_help() -> None:
         assert "Usage: trtlog" in output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_names_values_as_click_does(command: str) -> None:
     code, output = run(command, "--help")
@@ -84,6 +85,7 @@ def test_shell_completion_installs() -> None:
     assert "_TRTLOG_COMPLETE=complete_bash" in script
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", QUERY_COMMANDS)
 def test_every_query_command_takes_every_format(command: str) -> None:
     for output_format in ("table", "json", "csv", "markdown"):
@@ -91,6 +93,7 @@ def test_every_query_command_takes_every_format(command: str) -> None:
         assert code == 0, (command, output_format, output)
 
 
+@pytest.mark.slow
 def test_check_writes_csv() -> None:
     code, output = run("check", "--log", str(SAMPLE), "-f", "csv")
     assert code == 0

@@ -49,6 +49,7 @@ def invoke(*arguments: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output_format", FORMATS)
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_in_every_format(command: str, output_format: str) -> None:
@@ -107,6 +108,7 @@ def test_tactics_for_a_layer_shows_every_tactic_and_the_gap() -> None:
     assert timed[0]["kernel"].startswith("sm80_xmma_fprop_implicit_gemm_f16f16")
 
 
+@pytest.mark.slow
 def test_layer_pattern_exact_then_substring_then_regex() -> None:
     _, exact = invoke("tactics", "--layer", "/pool/MaxPool", "--log", str(SAMPLE), "-f", "json")
     assert {row["layer"] for row in json.loads(exact)["tactics"]} == {"/pool/MaxPool"}
@@ -193,6 +195,7 @@ def test_empty_table_says_so() -> None:
 # --- the store ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_queries_use_the_log_parsed_last(tmp_path: Path) -> None:
     code, output = invoke("stages")
     assert code == 2
@@ -208,6 +211,7 @@ def test_queries_use_the_log_parsed_last(tmp_path: Path) -> None:
     assert other.name in output
 
 
+@pytest.mark.slow
 def test_a_changed_log_is_parsed_again(tmp_path: Path) -> None:
     log = tmp_path / "build.log"
     log.write_text(SAMPLE.read_text())
@@ -238,6 +242,7 @@ def test_store_folder_is_named_by_the_content_of_the_log(private_store: Path) ->
     assert (private_store / digest / "tactics.parquet").is_file()
 
 
+@pytest.mark.slow
 def test_a_log_is_stored_when_the_summary_reader_stops_early(
     private_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -282,6 +287,7 @@ def test_load_gives_the_tables() -> None:
     assert log.summary.tensorrt_version == "10.8.0"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path",
     [SAMPLE, SAMPLES / "trtexec_8.x_build.log", SAMPLES / "python_api_10.x_build.log"],

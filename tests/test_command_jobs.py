@@ -40,6 +40,7 @@ def parse_jobs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[int]:
     return jobs
 
 
+@pytest.mark.slow
 def test_diff_parses_each_log_by_the_cores(parse_jobs: list[int]) -> None:
     result = CliRunner().invoke(app, ["diff", str(SAMPLE_8X), str(SAMPLE_10X), "-f", "json"])
     assert result.exit_code == 0, result.output

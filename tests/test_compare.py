@@ -122,6 +122,7 @@ def test_8_6_against_10_16_myelin_takes_the_convolutions() -> None:
     assert result.failures(["precision"]) == ["2 paired layers changed precision"]
 
 
+@pytest.mark.slow
 def test_a_log_against_itself_differs_in_nothing() -> None:
     for name in (FP32_823, TRT_1016):
         result = diff(name, name)
@@ -133,6 +134,7 @@ def test_a_log_against_itself_differs_in_nothing() -> None:
     assert "No differences." in result.output
 
 
+@pytest.mark.slow
 def test_diff_command_sections_and_gates() -> None:
     result = runner.invoke(app, ["diff", cli(FP32_823), cli(FP16_803), "-f", "json"])
     assert result.exit_code == 0, result.output
@@ -148,6 +150,7 @@ def test_diff_command_sections_and_gates() -> None:
     assert "expected one of layers" in result.output
 
 
+@pytest.mark.slow
 def test_diff_markdown_lists_what_changed() -> None:
     result = runner.invoke(app, ["diff", cli(FP32_823), cli(FP16_803), "-f", "markdown"])
     assert result.exit_code == 0
@@ -156,6 +159,7 @@ def test_diff_markdown_lists_what_changed() -> None:
     assert "| same |" not in result.output
 
 
+@pytest.mark.slow
 def test_a_change_within_the_noise_threshold_is_not_worse() -> None:
     def perf_rows(*options: str) -> dict[str, dict[str, object]]:
         result = runner.invoke(app, ["diff", cli(FP32_823), cli(FP16_803), "-f", "json", *options])

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from tests.test_fast_path import grammar_events, same
 from trtlog import _core
 from trtlog.events.autotuning import TacticTiming
@@ -89,6 +89,7 @@ def _check_claims(data: bytes, chunk: int = 1 << 20) -> int:
     return len(events)
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_claimed_line_is_what_the_grammar_makes_of_it(path: Path) -> None:
@@ -97,6 +98,7 @@ def test_every_claimed_line_is_what_the_grammar_makes_of_it(path: Path) -> None:
     _check_claims(data)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_core_claims_most_lines_of_a_large_build() -> None:
     # TensorRT 10.16 trtexec build: tactic timings, Myelin rows and the tuning records around
@@ -124,6 +126,7 @@ def test_the_core_claims_the_importer_trace_of_onnx_node_names_with_slashes() ->
     assert sum(number in claimed for number in traced) > 0.9 * len(traced)
 
 
+@pytest.mark.slow
 def test_pieces_are_the_same_however_the_bytes_are_fed() -> None:
     data = (SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes()
     whole, lines = _scanned(data)
@@ -350,7 +353,8 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LINE, min_size=1, max_size=12), st.integers(1, 64))
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic: 0x1 Time: 1."], 1)
 @example(["[07/07/2026-02:11:09] [V] [TRT] Tactic Name: a\x1cb Tactic: 0x1 Time: 1"], 3)
@@ -385,7 +389,7 @@ def test_generated_runs_are_claimed_only_as_the_grammar_reads_them(
     _check_claims(("\n".join(lines) + "\n").encode(), chunk)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=300), st.integers(1, 64))
 def test_arbitrary_bytes_never_fail_and_every_line_is_counted(data: bytes, chunk: int) -> None:
     scanner = _core.Scanner(_core.Guards([]), 1)

@@ -34,6 +34,7 @@ from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.result import ParsedLog
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=[path.name for path in CORPUS_LOGS])
 def test_every_corpus_log_parses(path: Path) -> None:

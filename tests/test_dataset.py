@@ -47,6 +47,7 @@ def corpus_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_two_jobs_write_the_same_dataset(corpus_dataset: Path, tmp_path: Path) -> None:
     two = tmp_path / "two"
@@ -57,6 +58,7 @@ def test_two_jobs_write_the_same_dataset(corpus_dataset: Path, tmp_path: Path) -
         pd.testing.assert_frame_equal(two_tables[name], table, obj=name)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_dask_cluster_writes_the_same_dataset(corpus_dataset: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
@@ -74,6 +76,7 @@ def test_dask_cluster_writes_the_same_dataset(corpus_dataset: Path, tmp_path: Pa
         pd.testing.assert_frame_equal(dask_tables[name], table, obj=name)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_every_table_and_row_has_the_metadata(corpus_dataset: Path) -> None:
     tables = all_tables(corpus_dataset)
@@ -92,6 +95,7 @@ def test_every_table_and_row_has_the_metadata(corpus_dataset: Path) -> None:
     assert "xmma" in set(tables["tactics"]["kernel_family"].dropna())
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_files_of_a_table_share_one_schema(corpus_dataset: Path) -> None:
     # Spark and Polars read a table's folder as one table only when its files agree.
@@ -103,6 +107,7 @@ def test_the_files_of_a_table_share_one_schema(corpus_dataset: Path) -> None:
         assert len(schemas) == 1, table
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_ingesting_again_adds_nothing(corpus_dataset: Path, tmp_path: Path) -> None:
     before = sorted(path.relative_to(corpus_dataset) for path in corpus_dataset.rglob("*"))
@@ -118,6 +123,7 @@ def test_ingesting_again_adds_nothing(corpus_dataset: Path, tmp_path: Path) -> N
     assert after == before
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_sql_agrees_with_the_per_log_tables(corpus_dataset: Path) -> None:
     name = "hackathon_trt10.16.1_trtexec_build_h100.log"
@@ -145,6 +151,7 @@ def sample_dataset(root: Path) -> Dataset:
     return dataset
 
 
+@pytest.mark.slow
 def test_sample_builds_read_by_hand(tmp_path: Path) -> None:
     dataset = sample_dataset(tmp_path / "dataset")
     builds = query(
@@ -165,6 +172,7 @@ def test_sample_builds_read_by_hand(tmp_path: Path) -> None:
     assert "fp16" in eight["precision_flags"]
 
 
+@pytest.mark.slow
 def test_regressions_find_the_layer_that_got_slower(tmp_path: Path) -> None:
     # The same build logged again by "TensorRT 8.4.4", where the chosen tactic of
     # Conv_3 + Relu_4 (0.0147 ms: its timing and "Fastest Tactic" lines) now takes 0.0294 ms.
@@ -187,6 +195,7 @@ def test_regressions_find_the_layer_that_got_slower(tmp_path: Path) -> None:
         regressions(dataset, "9.9")
 
 
+@pytest.mark.slow
 def test_trends_per_model_and_version(tmp_path: Path) -> None:
     dataset = sample_dataset(tmp_path / "dataset")
     table = trends(dataset)
@@ -216,6 +225,7 @@ def test_a_bad_log_is_reported_and_skipped(tmp_path: Path) -> None:
     assert len(Dataset(tmp_path / "d").known_ids()) == 1
 
 
+@pytest.mark.slow
 def test_a_truncated_gzip_log_is_reported_and_skipped(tmp_path: Path) -> None:
     import gzip
 
@@ -231,6 +241,7 @@ def test_a_truncated_gzip_log_is_reported_and_skipped(tmp_path: Path) -> None:
     assert len(Dataset(tmp_path / "d").known_ids()) == 1
 
 
+@pytest.mark.slow
 def test_query_command_formats_and_errors(tmp_path: Path) -> None:
     sample_dataset(tmp_path / "dataset")
     runner = CliRunner()
@@ -249,6 +260,7 @@ def test_query_command_formats_and_errors(tmp_path: Path) -> None:
     assert nothing.exit_code == 2 and "no such file or folder" in nothing.stderr
 
 
+@pytest.mark.slow
 def test_a_stamp_without_its_year_does_not_date_the_log(tmp_path: Path) -> None:
     # Triton's stamps name the month and day only ("I0323 ..."): the year is unknown, so the
     # log is dated by its file, as a log without stamps is.

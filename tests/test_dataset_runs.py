@@ -56,6 +56,7 @@ def partition_files(root: Path) -> dict[str, list[Path]]:
     }
 
 
+@pytest.mark.slow
 def test_a_run_writes_one_file_per_table_and_partition(tmp_path: Path) -> None:
     logs = variants(tmp_path / "logs", ["v8403", "v8404", "v8405"])
     root = tmp_path / "dataset"
@@ -72,6 +73,7 @@ def test_a_run_writes_one_file_per_table_and_partition(tmp_path: Path) -> None:
     assert not list((root / "_journal").glob("*"))
 
 
+@pytest.mark.slow
 def test_large_tables_are_written_in_row_groups(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -86,6 +88,7 @@ def test_large_tables_are_written_in_row_groups(
     assert groups == [4, 4, 4, 3]
 
 
+@pytest.mark.slow
 def test_rows_waiting_past_the_memory_bound_are_written_as_smaller_groups(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,6 +103,7 @@ def test_rows_waiting_past_the_memory_bound_are_written_as_smaller_groups(
     assert groups == [5, 5, 5]
 
 
+@pytest.mark.slow
 def test_a_new_run_adds_files_and_never_rewrites_old_ones(tmp_path: Path) -> None:
     root = tmp_path / "dataset"
     ingest([str(variants(tmp_path / "first", ["v8403"]))], Dataset(root))
@@ -114,6 +118,7 @@ def test_a_new_run_adds_files_and_never_rewrites_old_ones(tmp_path: Path) -> Non
     assert len(Dataset(root).known_ids()) == 2
 
 
+@pytest.mark.slow
 def test_compact_merges_the_runs_files_and_keeps_the_rows(tmp_path: Path) -> None:
     root = tmp_path / "dataset"
     for number, version in enumerate(["v8403", "v8404", "v8405"]):
@@ -137,6 +142,7 @@ def test_compact_merges_the_runs_files_and_keeps_the_rows(tmp_path: Path) -> Non
     assert compact(Dataset(root)).merged == []
 
 
+@pytest.mark.slow
 def test_a_run_cut_short_after_its_journal_is_finished_by_the_next(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -159,6 +165,7 @@ def test_a_run_cut_short_after_its_journal_is_finished_by_the_next(
     assert not list((root / "_journal").glob("*.json"))
 
 
+@pytest.mark.slow
 def test_a_run_cut_short_before_its_journal_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -186,6 +193,7 @@ def test_a_run_cut_short_before_its_journal_leaves_nothing(
     assert len(pd.read_parquet(root / "builds")) == 3
 
 
+@pytest.mark.slow
 def test_two_ingests_at_once_add_each_log_once(tmp_path: Path) -> None:
     logs = variants(tmp_path / "logs", ["v8403", "v8404", "v8405", "v8406"])
     root = tmp_path / "dataset"
@@ -208,6 +216,7 @@ def extract_or_die(path: str, build_id: str | None = None) -> LogResult:
     return extract_log(path, build_id)
 
 
+@pytest.mark.slow
 def test_a_log_that_kills_its_worker_is_reported_and_the_rest_ingested(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -230,6 +239,7 @@ def extract_or_raise(path: str, build_id: str | None = None) -> LogResult:
     return extract_log(path, build_id)
 
 
+@pytest.mark.slow
 def test_a_log_that_fails_on_the_dask_cluster_is_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -256,6 +266,7 @@ def test_a_log_that_fails_on_the_dask_cluster_is_reported(
     assert reason.endswith("failed on the cluster (MemoryError: no room for crash.log)")
 
 
+@pytest.mark.slow
 def test_a_run_waits_for_the_one_that_holds_the_dataset(tmp_path: Path) -> None:
     root = tmp_path / "dataset"
     root.mkdir()
@@ -278,6 +289,7 @@ def test_a_run_waits_for_the_one_that_holds_the_dataset(tmp_path: Path) -> None:
     assert len(Dataset(root).known_ids()) == 1
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_sigterm_stops_every_worker(tmp_path: Path) -> None:
     psutil = pytest.importorskip("psutil")

@@ -48,6 +48,7 @@ def test_reading_a_file_outside_the_dataset_is_refused(dataset: Path) -> None:
         assert_refused(*run_query(dataset, sql))
 
 
+@pytest.mark.slow
 def test_copying_to_a_file_is_refused_inside_the_dataset_too(dataset: Path, tmp_path: Path) -> None:
     outside = tmp_path / "written.csv"
     inside = dataset / "builds" / "written.csv"
@@ -56,6 +57,7 @@ def test_copying_to_a_file_is_refused_inside_the_dataset_too(dataset: Path, tmp_
         assert not target.exists()
 
 
+@pytest.mark.slow
 def test_extensions_and_settings_cannot_be_changed(dataset: Path) -> None:
     for sql in ("INSTALL httpfs", "LOAD httpfs", "ATTACH '/tmp/trtlog-other.db'"):
         assert_refused(*run_query(dataset, sql))
@@ -64,6 +66,7 @@ def test_extensions_and_settings_cannot_be_changed(dataset: Path) -> None:
     assert len(stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_allow_files_lifts_the_confinement(dataset: Path, tmp_path: Path) -> None:
     outside = tmp_path / "numbers.csv"
     outside.write_text("n\n1\n2\n")
@@ -74,6 +77,7 @@ def test_allow_files_lifts_the_confinement(dataset: Path, tmp_path: Path) -> Non
     assert_refused(*run_query(dataset, f"SELECT sum(n)::INTEGER AS n FROM '{outside}'"))
 
 
+@pytest.mark.slow
 def test_reports_are_confined_too(dataset: Path) -> None:
     # The named reports run over the same connection: they still work with it confined.
     for command in (["trends", str(dataset)], ["regressions", str(dataset), "--baseline", "8.4.3"]):
@@ -81,6 +85,7 @@ def test_reports_are_confined_too(dataset: Path) -> None:
         assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_a_folder_name_with_quotes_and_semicolons_stays_a_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -101,6 +106,7 @@ def test_a_folder_name_with_quotes_and_semicolons_stays_a_name(
     assert result.exit_code == 2 and "no build with TensorRT 8.4.3' OR '1" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_folder_that_is_not_a_table_name_is_no_view(dataset: Path) -> None:
     # A folder named like SQL in the dataset is not taken for a table.
     crafted = dataset / 'x" AS SELECT 1; DROP VIEW builds; --' / f"{PARTITION}=2026-01-01"

@@ -199,6 +199,7 @@ def test_profile_join_by_name_with_repeats_and_gaps(tmp_path: Path) -> None:
 # --- one model from a log and from its exports --------------------------------------------
 
 
+@pytest.mark.slow
 def test_log_and_exports_agree_layer_by_layer() -> None:
     name = "nvtrt_trex_trt8.5.2_trtexec_orin_int8_yolo_verbose_dumpProfile.log"
     from_log = trtlog.load(log_file(name))
@@ -298,6 +299,7 @@ def test_11x_schema_and_bfloat16(tmp_path: Path) -> None:
 # --- the commands -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_precision_command_on_a_fp16_build() -> None:
     # "Precision: FP32+FP16" (line 11); the GTX 1070 runs the convolutions, poolings,
     # matrix multiplies and softmax in FP32; line 1094 says why for MatMul-9 + ReLU-11.

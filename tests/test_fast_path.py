@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
 from trtlog.parse import fast_path, parse_file, parse_text
@@ -79,6 +79,7 @@ def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) ->
     return fast is not None
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_line_parses_the_same_both_ways(path: Path) -> None:
@@ -322,7 +323,7 @@ messages = st.one_of(
 )
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(ENVELOPES), messages)
 # Found by this test: a blank before " Set Tactic Name: " is not a subject.
 @example("[07/07/2026-02:11:00][V][TRT]", "  Set Tactic Name: sm90_xmma_fprop_implicit_gemm_f32f32")
@@ -336,7 +337,7 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
     assert_agrees(envelope + message)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(ENVELOPES[:-1]), st.lists(messages, min_size=1, max_size=6))
 def test_bare_lines_parse_the_same_both_ways(envelope: str, bare: list[str]) -> None:
     # Lines without an envelope under a record (a progress monitor's bars, another program's
@@ -490,7 +491,7 @@ _PIECES = ["Set Tactic Name: ", " ", "  ", "conv1", "k", " Tactic: 0x1", " Tacti
            " numSplitK: 1 numBuffers: 0 numKernels: 1", "(scudnn)", "Set", ":"]  # fmt: skip
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
 @example("a  Set Tactic Name: k Set Tactic Name: j")
 @example("Set Tactic Name: Set Tactic Name: k")
@@ -512,7 +513,7 @@ _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ",
                     "logging.cc:52]"]  # fmt: skip
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_ENVELOPE_PIECES), max_size=7).map("".join), max_size=6))
 @example(["[07/07/2026-02:11:00] [I] x", "[07/07/2026-02:11:00] [I] [TRT] x"])
 @example(["[07/07/2026-02:11:00] [V] [TRT] x", "[07/07/2026-02:11:00] [V] [TRT]  x"])

@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.first_terminal import StartTerminals
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_parser
@@ -49,6 +49,7 @@ def bodies(path: Path) -> list[str]:
     return list(found)
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize(
     "path", sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS, ids=lambda path: path.name
@@ -58,7 +59,7 @@ def test_no_corpus_text_the_grammar_can_start_is_refused(path: Path) -> None:
         assert_sound(text)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.text(alphabet=st.sampled_from(" \t\n[]()<>:=-*.,0123456789xabcTNVIWE_+/#!&|"), max_size=40)
 )

@@ -132,6 +132,7 @@ def test_kernel_columns_decode_each_name_once_and_keep_missing() -> None:
     assert columns["kernel_tensor_cores"].tolist() == [False, pd.NA, False]
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_kernels_command_groups_the_engines_kernels() -> None:
     log = corpus_dir() / "logs" / "lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log"

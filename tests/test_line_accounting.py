@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES, needs_corpus
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.parse import parse_file, parse_text
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summarize import summarize
@@ -22,6 +22,7 @@ def added_up(log: ParsedLog) -> int:
     return summary.recognized + summary.unrecognized + summary.foreign + summary.blank
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_log_adds_up_to_its_lines(path: Path) -> None:
@@ -79,7 +80,8 @@ PIECES = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lines=st.lists(
         st.tuples(

@@ -5,10 +5,11 @@ TensorRT's real formats) and the corpus logs' first lines (flipped bytes, lines 
 beyond 64 bits, figures that are not finite); every mutant is parsed, with the fast path and
 without, and recognised + unrecognised + foreign + blank lines equal its physical lines.
 
-Two sizes: the same 150 mutants each run also have every table built; and a sweep of mutants
-that are parsed and counted only, 200 fixed ones on a developer's machine, 1,000 new ones in
-every CI run (CI set; a new seed each run, so that the runs together cover 100,000 mutants
-every hundred runs; a failure prints the example and the seed that reproduces it).
+Two sizes: the same mutants each run also have every table built (150 under the ci Hypothesis
+profile, the dev profile's few elsewhere); and a sweep of mutants that are parsed and counted
+only, a few fixed ones on a developer's machine, 1,000 new ones in every CI run (a new seed each
+run, so that the runs together cover 100,000 mutants every hundred runs; a failure prints the
+example and the seed that reproduces it).
 TRTLOG_FUZZ_EXAMPLES=N draws N new ones for both."""
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES
+from tests.conftest import CORPUS_LOGS, PROFILE, SAMPLES, examples
 from trtlog.analysis.buildlog import TABLES, BuildLog
 from trtlog.parse import parse_text
 from trtlog.parse.summarize import summarize
@@ -31,12 +33,12 @@ SOURCES: list[list[bytes]] = [
     for path in sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 ]
 _ASKED = os.environ.get("TRTLOG_FUZZ_EXAMPLES")
-_IN_CI = bool(os.environ.get("CI"))
+_IN_CI = PROFILE == "ci"
 # Mutants whose tables are built too (a quarter of a second each).
-EXAMPLES = int(_ASKED or 150)
+EXAMPLES = int(_ASKED or examples(150))
 FRESH = _ASKED is not None
 # Mutants only parsed and counted (a twentieth of a second each).
-SWEEP_EXAMPLES = int(_ASKED or (1000 if _IN_CI else 200))
+SWEEP_EXAMPLES = int(_ASKED or examples(1000))
 SWEEP_FRESH = FRESH or _IN_CI
 
 
@@ -87,6 +89,7 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
     return b"".join(lines)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=EXAMPLES,
     derandomize=not FRESH,

@@ -42,6 +42,7 @@ def parallel_events(path: Path, jobs: int, piece_bytes: int) -> tuple[list, Para
     return events, parse
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_pieces_parse_to_the_events_of_one_pass(path: Path) -> None:
@@ -62,6 +63,7 @@ def test_most_logs_are_really_cut() -> None:
     assert len(cut_logs) >= 0.75 * len(big)
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize(
     "name",
@@ -164,6 +166,7 @@ def test_pieces_are_numbered_only_as_far_as_they_are_asked_for(
     assert counted == [piece.start for piece in expected[:-1]]
 
 
+@pytest.mark.slow
 def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
     # A multi-line message (bare lines under one envelope) must never be cut apart; CRLF line
     # ends and lines without an envelope before the first one are cut as one pass reads them.
@@ -186,6 +189,7 @@ def test_bare_lines_stay_with_their_record(tmp_path: Path) -> None:
     assert parse.counts == whole.counts
 
 
+@pytest.mark.slow
 def test_a_list_is_never_cut_from_the_line_that_announces_it(tmp_path: Path) -> None:
     # 7.1 prints "Layers running on GPU:" and then the layers on one line of their own; with
     # pieces of 200 bytes every line opens a possible cut, the list lines must not be one.
@@ -221,6 +225,7 @@ def test_what_cannot_be_cut_is_parsed_in_one_pass(tmp_path: Path) -> None:
         list(ParallelParse(str(tmp_path / "missing.log"), 2).items())
 
 
+@pytest.mark.slow
 def test_cli_jobs_give_the_same_jsonl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pieces_module, "PIECE_BYTES", 1024)
     sample = SAMPLES / "trtexec_8.x_build.log"
@@ -306,6 +311,7 @@ def _taken_in_order(tmp_path: Path, pool: object) -> int:
     return len(pieces)
 
 
+@pytest.mark.slow
 def test_pieces_no_worker_has_started_are_taken_back_and_parsed_here(tmp_path: Path) -> None:
     # Once this process has no piece of its own left, it takes back the last pieces handed
     # out that no worker has started, instead of waiting for them.
@@ -314,6 +320,7 @@ def test_pieces_no_worker_has_started_are_taken_back_and_parsed_here(tmp_path: P
     assert pool.futures and all(future.cancelled() for future in pool.futures)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ready", [True, False], ids=["workers-ahead", "workers-behind"])
 def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bool) -> None:
     pool = _Pool(ready)
@@ -327,6 +334,7 @@ def test_pieces_come_back_in_order_whoever_parses_them(tmp_path: Path, ready: bo
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_workers_start_after_the_first_piece_is_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -367,6 +375,7 @@ def test_each_piece_reuses_the_fast_path_worked_out_before() -> None:
     assert RecordParser(fast=False).fast_path is None
 
 
+@pytest.mark.slow
 def test_once_forked_is_called_once_the_workers_run() -> None:
     # The table builders import pandas there: after the fork, while a worker parses.
     path = SAMPLES / "trtexec_10.x_build_inference_profile.log"
@@ -383,6 +392,7 @@ def test_once_forked_is_called_once_the_workers_run() -> None:
     assert len(workers_at_call) == 1
 
 
+@pytest.mark.slow
 def test_pandas_is_imported_after_the_workers_are_forked() -> None:
     # ``trtlog parse`` imports pandas (a slow import) once the workers run, not before they
     # are forked: the first piece taken hands the next ones to the pool, which forks.

@@ -111,6 +111,7 @@ def test_tactic_ids_and_block_arrays_cross_as_plain_values_and_come_back_typed()
     assert _packed_trip([untimed]) == [untimed]
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize(
     "path",

@@ -32,6 +32,7 @@ def test_the_command_offers_every_plot() -> None:
     assert set(DRAWABLE) == set(plots.PLOTS)
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize(
     ("kind", "name"), [(kind, name) for kind, names in DRAWABLE.items() for name in names]
@@ -53,6 +54,7 @@ def test_a_plot_without_data_says_what_is_missing() -> None:
         plots.figure("profile", log)
 
 
+@pytest.mark.slow
 def test_plot_command_writes_the_file(tmp_path: Path) -> None:
     target = tmp_path / "stages.svg"
     result = runner.invoke(app, ["plot", "stages", "--log", str(SAMPLE), "--out", str(target)])
@@ -60,6 +62,7 @@ def test_plot_command_writes_the_file(tmp_path: Path) -> None:
     assert target.read_text().lstrip().startswith(("<?xml", "<svg"))
 
 
+@pytest.mark.slow
 def test_plot_command_errors_are_one_line(tmp_path: Path) -> None:
     python_log = SAMPLES / "python_api_10.x_build.log"
     result = runner.invoke(
@@ -74,6 +77,7 @@ def test_plot_command_errors_are_one_line(tmp_path: Path) -> None:
     assert ".png or .svg" in result.output
 
 
+@pytest.mark.slow
 def test_timeline_command(tmp_path: Path) -> None:
     target = tmp_path / "gantt.png"
     result = runner.invoke(

@@ -55,6 +55,7 @@ def stop_and_check(command: list[str], marker: str, tmp_path: Path, number: int)
     assert trtlog_processes(marker) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
 def test_a_stopped_parallel_parse_leaves_no_worker(tmp_path: Path, number: int) -> None:
     log = big_log(tmp_path)
@@ -62,6 +63,7 @@ def test_a_stopped_parallel_parse_leaves_no_worker(tmp_path: Path, number: int) 
     stop_and_check(command, str(log), tmp_path, number)
 
 
+@pytest.mark.slow
 def test_a_stopped_ingest_leaves_no_worker(tmp_path: Path) -> None:
     logs = tmp_path / "nightly-logs"
     logs.mkdir()

@@ -68,6 +68,7 @@ def test_quiet_ingest_says_nothing() -> None:
     assert written.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_the_parse_reports_bytes_read_up_to_the_whole_file(tmp_path: Path) -> None:
     size = SAMPLE.stat().st_size
     for jobs, piece_bytes in ((1, None), (2, 4096)):
@@ -115,6 +116,7 @@ def _run_on_terminal(arguments: list[str], cwd: Path) -> tuple[int, str]:
     return process.returncode, drawn.decode(errors="replace")
 
 
+@pytest.mark.slow
 def test_parse_draws_a_bar_on_a_terminal_unless_quiet(tmp_path: Path) -> None:
     code, drawn = _run_on_terminal(["parse", str(SAMPLE), "--no-store", "-j", "1"], tmp_path)
     assert code == 0
@@ -134,6 +136,7 @@ def test_parse_draws_nothing_when_standard_error_is_no_terminal(
     assert "parsing" not in result.output
 
 
+@pytest.mark.slow
 def test_ingest_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
     other = SAMPLES / "trtexec_8.x_build.log"
     dataset = tmp_path / "dataset"

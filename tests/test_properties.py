@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS_LOGS, SAMPLES
+from tests.conftest import CORPUS_LOGS, SAMPLES, examples
 from trtlog.parse import parse_text
 from trtlog.parse.result import ParsedLog
 
@@ -36,19 +37,20 @@ def consistent(log: ParsedLog) -> None:
         assert 1 <= event.line <= event.end_line <= max(log.physical_lines, 1)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000))
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
     consistent(parse_text(data))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=600))
 def test_arbitrary_text_never_raises(text: str) -> None:
     consistent(parse_text(text))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.tuples(
@@ -64,7 +66,7 @@ def test_mixtures_of_real_lines_never_raise(parts: list[tuple[str, str, str]]) -
     consistent(parse_text(text))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.sampled_from(REAL_LINES), min_size=1, max_size=80),
     st.integers(min_value=1, max_value=200),

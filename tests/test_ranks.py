@@ -51,6 +51,7 @@ def test_no_values_no_ranks() -> None:
     assert len(ranks) == 0 and str(ranks.dtype) == "Int64"
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
 def test_the_tactics_tables_ranks_are_pandas_ranks_within_each_runner_block(path: object) -> None:

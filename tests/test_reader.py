@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, examples
 from trtlog.events import EngineLayer, LayerCount, ProgressUpdate, Unrecognized
 from trtlog.parse import LogSourceError, parse_file, parse_text
 from trtlog.parse.reader import clean_line, numbered_segments, open_log
@@ -64,7 +64,7 @@ def test_overwritten_line_splits_at_embedded_timestamps() -> None:
 STAMP = "[08/30/2026-04:08:32]"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([STAMP, " [I] ", "/a/b", "[", "x", "/", "]"]), max_size=8))
 def test_a_line_is_split_wherever_a_stamp_starts_after_its_first_character(
     parts: list[str],

@@ -83,6 +83,7 @@ def tour_folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_the_tour_runs_as_shown(tour_folder: Path) -> None:
     steps = tour_steps((REPO / "README.md").read_text(encoding="utf-8"))
     assert steps, "the README has no tour"
@@ -124,6 +125,7 @@ def test_a_malformed_tour_is_an_error(readme: str, problem: str) -> None:
         tour_steps(readme)
 
 
+@pytest.mark.slow
 def test_a_drifted_figure_or_a_failing_command_is_caught(tour_folder: Path) -> None:
     readme = (
         f"{TOUR_MARKER}\n```console\n"

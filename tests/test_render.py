@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 import trtlog.render.frames
-from tests.conftest import corpus_log
+from tests.conftest import corpus_log, examples
 from trtlog.analysis.buildlog import TABLES, BuildLog
 from trtlog.render.drawn_rows import drawn_table
 from trtlog.render.frames import (
@@ -158,7 +158,7 @@ def _layouts(frame: pd.DataFrame, title: str | None) -> dict[Layout, str]:
     return texts
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(frame=_frames(), title=st.none() | st.text(max_size=40))
 def test_rows_drawn_or_joined_lay_out_as_rows_one_by_one(
     frame: pd.DataFrame, title: str | None
@@ -168,7 +168,7 @@ def test_rows_drawn_or_joined_lay_out_as_rows_one_by_one(
     assert texts[Layout.JOINED] == texts[Layout.ROW_BY_ROW]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(frame=_frames(), width=st.sampled_from(["60", "80", "200"]))
 def test_rows_drawn_or_joined_lay_out_as_rows_one_by_one_on_a_terminal(
     frame: pd.DataFrame, width: str
@@ -272,6 +272,7 @@ _RENDERED_LOGS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _RENDERED_LOGS)
 def test_every_table_of_a_corpus_log_lays_out_the_same_drawn_or_joined(
     name: str, monkeypatch: pytest.MonkeyPatch

@@ -146,6 +146,7 @@ def open_in_chromium(page: Path, profile: Path) -> tuple[str, str]:
     return done.stdout, done.stderr
 
 
+@pytest.mark.slow
 @needs_corpus
 @needs_chromium
 @pytest.mark.parametrize(
@@ -168,6 +169,7 @@ def test_report_opens_in_chromium_without_console_errors(name: str, tmp_path: Pa
     assert dom.count("<svg") >= 3
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_report_tables_sort_and_filter_in_chromium(tmp_path: Path) -> None:
     probe, console = probe_in_chromium(
@@ -194,6 +196,7 @@ def test_report_tables_sort_and_filter_in_chromium(tmp_path: Path) -> None:
     assert (tmp_path / "screenshot.png").is_file()
 
 
+@pytest.mark.slow
 def test_report_is_self_contained() -> None:
     page = render_report(BuildLog.from_parsed(parse_file(SAMPLE)))
     # One inline script (sorting and filtering), nothing loaded from anywhere.
@@ -226,6 +229,7 @@ def test_key_columns_come_first_and_numbers_sort_by_value() -> None:
     assert '<td class="number" data-sort="0.1234567">0.123457</td>' in html
 
 
+@pytest.mark.slow
 def test_report_has_the_check_findings() -> None:
     page = render_report(BuildLog.from_parsed(parse_file(SAMPLE)))
     findings = page.split('<section id="findings">')[1].split("</section>")[0]
@@ -236,6 +240,7 @@ def test_report_has_the_check_findings() -> None:
     assert "3 warning, 1 note" in findings
 
 
+@pytest.mark.slow
 def test_report_command(tmp_path: Path) -> None:
     target = tmp_path / "out.html"
     result = CliRunner().invoke(app, ["report", "--log", str(SAMPLE), "-o", str(target)])
@@ -248,6 +253,7 @@ def test_report_command(tmp_path: Path) -> None:
     assert "cannot write" in result.output
 
 
+@pytest.mark.slow
 def test_diff_writes_an_html_comparison(tmp_path: Path) -> None:
     other = SAMPLES / "trtexec_8.x_build.log"
     target = tmp_path / "diff.html"

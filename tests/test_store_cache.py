@@ -48,6 +48,7 @@ def test_trtlog_store_still_overrides(private_store: Path) -> None:
     assert invoke("cache", "dir") == (0, f"{private_store}\n")
 
 
+@pytest.mark.slow
 def test_each_directory_remembers_its_current_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,6 +97,7 @@ def test_eviction_removes_the_least_recently_used_first(tmp_path: Path) -> None:
     assert [entry.key[0] for entry in entries(root)] == ["d"]
 
 
+@pytest.mark.slow
 def test_a_log_read_is_used_again_and_kept_longer(
     private_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -143,6 +145,7 @@ def test_a_bad_size_limit_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -
     ]
 
 
+@pytest.mark.slow
 def test_cache_lists_and_cleans(private_store: Path) -> None:
     assert invoke("parse", str(OTHER))[0] == 0
     assert invoke("parse", str(SAMPLE))[0] == 0
@@ -166,6 +169,7 @@ def test_cache_lists_and_cleans(private_store: Path) -> None:
     assert code == 2 and "no log given" in output
 
 
+@pytest.mark.slow
 def test_a_removed_working_directory_still_has_the_last_current_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

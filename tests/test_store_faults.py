@@ -26,6 +26,7 @@ def chosen_times(store: Store, log: Path) -> list[float]:
     return [float(time) for time in store.load(resolve(log)).choices["best_ms"]]
 
 
+@pytest.mark.slow
 def test_a_same_size_rewrite_with_the_old_mtime_is_parsed_again(tmp_path: Path) -> None:
     log = tmp_path / "build.log"
     text = SAMPLE.read_text()
@@ -44,6 +45,7 @@ def test_a_same_size_rewrite_with_the_old_mtime_is_parsed_again(tmp_path: Path) 
     assert 0.0294 in after and 0.0147 not in after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["truncated table", "no summary"])
 def test_a_damaged_store_entry_is_parsed_again(
     tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
@@ -76,6 +78,7 @@ def test_a_store_that_cannot_be_written_gives_one_line(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_eight_concurrent_parses_and_queries_never_fail(tmp_path: Path) -> None:
     environment = dict(os.environ, TRTLOG_STORE=str(tmp_path / "store"))
     samples = sorted(SAMPLES.glob("*.log"))
@@ -107,6 +110,7 @@ def test_eight_concurrent_parses_and_queries_never_fail(tmp_path: Path) -> None:
         assert json.loads((entry / "meta.json").read_text())["store_format"]
 
 
+@pytest.mark.slow
 def test_a_pipe_is_read_once_and_stays_the_current_log(tmp_path: Path) -> None:
     # `trtlog parse <(zcat build.log.gz)`: the path is a pipe, which the content hash and the
     # parser once both read (the parser got what the hash left: 21 of 4,713 lines).

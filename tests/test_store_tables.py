@@ -115,6 +115,7 @@ def test_small_tables_have_no_index(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_layer_queries_on_an_indexed_store_equal_fresh_ones(
     private_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -168,6 +169,7 @@ def test_a_table_written_in_groups_reads_back_as_written(
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name",
     ["hackathon_trt10.16.1_trtexec_build_h100.log", "hackathon_trt8.6.0_trtexec_build_rtx3090.log"],

@@ -69,6 +69,7 @@ def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return forks
 
 
+@pytest.mark.slow
 @forking
 @pytest.mark.parametrize("name", [None, *CORPUS_LOGS])
 def test_a_split_write_writes_what_one_process_writes(
@@ -88,6 +89,7 @@ def test_a_split_write_writes_what_one_process_writes(
     _assert_same_tables(one, two)
 
 
+@pytest.mark.slow
 @forking
 def test_tables_the_forked_process_fails_to_write_are_built_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -109,6 +111,7 @@ def test_tables_the_forked_process_fails_to_write_are_built_here(
     _assert_same_tables(one, two)
 
 
+@pytest.mark.slow
 def test_nothing_is_forked_unless_split_where_the_platform_can_fork(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,6 +19,7 @@ from trtlog.store.sources import read_sources, resolve, stream_build_log
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_streamed_tables_are_the_in_memory_tables(path: Path) -> None:
@@ -29,6 +30,7 @@ def test_streamed_tables_are_the_in_memory_tables(path: Path) -> None:
         pd.testing.assert_frame_equal(streamed.table(name), in_memory.table(name), obj=name)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_stream_keeps_no_bulk_rows() -> None:
     path = corpus_dir() / "logs" / "hackathon_trt10.16.1_trtexec_build_h100.log"

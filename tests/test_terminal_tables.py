@@ -59,6 +59,7 @@ def too_long(text: str, width: int) -> list[str]:
     return [line for line in text.splitlines() if len(line) > width]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 100])
 @pytest.mark.parametrize("query", QUERIES, ids=" ".join)
 def test_every_query_table_fits_the_terminal(query: list[str], width: int) -> None:
@@ -67,6 +68,7 @@ def test_every_query_table_fits_the_terminal(query: list[str], width: int) -> No
     assert too_long(output, width) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 100])
 def test_tables_of_long_layer_names_fit_the_terminal(width: int) -> None:
     log = str(corpus_path(LONG_NAMES))
@@ -97,6 +99,7 @@ def test_tactics_at_100_columns_keep_the_runner_and_a_readable_gap() -> None:
     assert "/conv2/Conv + /relu2/Relu" in row and "CaskConvolution" in row
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 100])
 def test_layers_keep_their_precision_tactic_and_time(width: int) -> None:
     code, output = run("layers", "--log", str(SAMPLE), columns=width)
@@ -118,6 +121,7 @@ def test_long_names_are_shortened_in_the_middle() -> None:
     assert name.startswith(first) and name.endswith(last)
 
 
+@pytest.mark.slow
 def test_the_columns_left_out_are_named_and_wide_shows_them() -> None:
     code, output = run("tactics", "--top", "5", "--log", str(SAMPLE), columns=80)
     assert code == 0
@@ -132,6 +136,7 @@ def test_the_columns_left_out_are_named_and_wide_shows_them() -> None:
     assert kernel in row and "Columns left out" not in wide
 
 
+@pytest.mark.slow
 def test_a_table_written_to_a_file_keeps_every_column() -> None:
     code, output = run("tactics", "--top", "5", "--log", str(SAMPLE))
     assert code == 0
@@ -182,6 +187,7 @@ def test_memory_columns_take_a_binary_unit() -> None:
     assert column_unit("layer", ["a"], numeric=False).header == "layer"
 
 
+@pytest.mark.slow
 def test_memory_table_in_kib_and_json_in_bytes() -> None:
     code, table = run("memory", "--log", str(SAMPLE), columns=100)
     assert code == 0
@@ -194,6 +200,7 @@ def test_memory_table_in_kib_and_json_in_bytes() -> None:
     assert (gemm["host_persistent"], gemm["device_persistent"]) == (1664, 20480)
 
 
+@pytest.mark.slow
 def test_csv_gives_no_binary_noise() -> None:
     code, output = run("timeline", "--log", str(SAMPLE), "-f", "csv")
     assert code == 0
@@ -207,6 +214,7 @@ def test_csv_gives_no_binary_noise() -> None:
     assert "3.00877193," in output
 
 
+@pytest.mark.slow
 def test_perf_rows_name_their_unit_and_leave_out_counts_of_lines() -> None:
     code, output = run("perf", "--log", str(SAMPLE), "-f", "json")
     assert code == 0
@@ -228,6 +236,7 @@ def test_perf_rows_name_their_unit_and_leave_out_counts_of_lines() -> None:
     assert re.search(r"│ throughput +│ qps +│ +30104\.3 │", table), table
 
 
+@pytest.mark.slow
 def test_markdown_shows_the_units_the_terminal_shows() -> None:
     code, output = run("memory", "--log", str(SAMPLE), "-f", "markdown")
     assert code == 0
@@ -259,6 +268,7 @@ def test_the_summary_written_to_a_pipe_has_no_trailing_spaces() -> None:
     assert "Style              trtexec" in lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 100])
 def test_diff_fits_the_terminal_and_keeps_its_verdicts(width: int) -> None:
     first = str(corpus_path("hackathon_trt8.2.3_trtexec_build_fp32_gtx1070.log"))

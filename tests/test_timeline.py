@@ -253,6 +253,7 @@ def test_the_events_placed_on_the_tuning_path_are_all_autotuning(builds: bool) -
         assert phase_of(cls(**values), builds) == "autotuning", cls.__name__
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS, ids=lambda path: path.name
 )

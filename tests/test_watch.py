@@ -73,6 +73,7 @@ def tactic_lines(path: Path) -> int:
     return sum(1 for line in path.open() if timing.search(line) and "Fastest" not in line)
 
 
+@pytest.mark.slow
 def test_a_log_written_in_pieces_is_followed_to_its_end(tmp_path: Path) -> None:
     log = tmp_path / "build.log"
     result = run_watch(log, tmp_path, writer=(SAMPLE, "plain"))
@@ -98,6 +99,7 @@ def test_a_log_written_in_pieces_is_followed_to_its_end(tmp_path: Path) -> None:
     assert len(json.loads(layers.stdout)) > 0
 
 
+@pytest.mark.slow
 def test_a_truncated_log_is_read_again_from_its_start(tmp_path: Path) -> None:
     log = tmp_path / "build.log"
     result = run_watch(log, tmp_path, writer=(SAMPLE, "truncate"))
@@ -106,6 +108,7 @@ def test_a_truncated_log_is_read_again_from_its_start(tmp_path: Path) -> None:
     assert "layer 4/4" in result.stdout and "13 tactics timed" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_real_build_log_replayed(tmp_path: Path) -> None:
     source = corpus_dir() / "logs" / "hackathon_trt8.6.0_trtexec_build_rtx3090.log"
     if not source.exists():
@@ -181,6 +184,7 @@ def test_time_left_is_the_average_layer_time_times_the_layers_left() -> None:
     assert state.slowest() == [("a", 10.0), ("b", 10.0)]
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_watch_and_keeps_what_was_read(tmp_path: Path) -> None:
     import signal
 
@@ -217,6 +221,7 @@ def test_once_reads_the_whole_of_a_file_larger_than_one_read(
     assert (result.state.progress.layers_tuned, result.state.progress.tactics_timed) == (4, 13)
 
 
+@pytest.mark.slow
 def test_a_script_without_a_verdict_ends_when_its_engine_is_written(tmp_path: Path) -> None:
     # A Python-API build: the sample's lines without trtexec's "&&&& PASSED" verdict.
     log = tmp_path / "build.log"
