@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import trtlog.parse.parallel
+import trtlog.parse.pieces
 import trtlog.store.table_writing as writing
 from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.buildlog import TABLES, BuildLog
@@ -134,7 +134,7 @@ def test_the_store_splits_for_a_log_parsed_in_pieces_by_more_than_one_job(
     monkeypatch: pytest.MonkeyPatch, jobs: int, piece_bytes: int, split: bool
 ) -> None:
     # The sample (about 30 KB) is parsed in pieces when they are 1 KB, not when they are 1 GB.
-    monkeypatch.setattr(trtlog.parse.parallel, "PIECE_BYTES", piece_bytes)
+    monkeypatch.setattr(trtlog.parse.pieces, "PIECE_BYTES", piece_bytes)
     assert Store(jobs=jobs)._split_tables(resolve(SAMPLE)) is split
     assert Store(jobs=jobs)._split_tables(resolve("-")) is False
 
