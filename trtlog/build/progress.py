@@ -12,6 +12,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from trtlog.grammars import terminal_pattern
+
 # A phase starts at the first line holding one of its markers; markers are tried in order.
 _PHASE_MARKERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("profiling", ("=== Profile (",)),
@@ -49,7 +51,8 @@ _LAYER_COUNT = re.compile(r"(Original|After [\w\- ]+): (\d+) layers")
 # Timed tactics in every version's form: "Tactic: 1002 time 0.06" (7.x), "Tactic: 0x3e8 Time:
 # 0.002" (8.x), "Tactic Name: k Tactic: 0x.. Time: 0.01" (8.6+), "Tactic 31379 time 8.0" (5.x).
 _TACTIC_TIMED = re.compile(
-    r"(?<!Fastest )(?<!\w)Tactic(?: Name: \S+ Tactic)?:? (?:0x[0-9a-fA-F]+|-?\d+) [Tt]ime:? "
+    rf"(?<!Fastest )(?<!\w)Tactic(?: Name: \S+ Tactic)?:? (?:{terminal_pattern('TACTIC_ID')})"
+    rf"{terminal_pattern('_TIME_KEYWORD')}"
 )
 # 8.0-8.2 print no "Computing costs for" header: a layer's tuning starts at its first runner.
 _TIMING_RUNNER = "Timing Runner: "

@@ -16,14 +16,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from trtlog.grammars import terminal_pattern
+
 # CSI sequences (colours, cursor moves, line erases), OSC sequences, and two-byte escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-# A trtexec/Python timestamp that starts a new record in the middle of a line: a progress line
-# that was overwritten leaves "...builder pas[08/30/2026-04:08:32] [08/30/...] [I] ...".
-_EMBEDDED_TIMESTAMP = re.compile(r"(?<=.)(?=\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ?)")
-# The same stamp found from its opening "[" (much faster than trying the lookbehind at every
-# place): lines naming ONNX nodes ("/backbone/layer1/conv1/Conv") have the slashes of one.
-_TIMESTAMP = re.compile(r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]")
+# The envelope grammar's TIMESTAMP: a trtexec/Python timestamp that starts a new record in the
+# middle of a line (a progress line that was overwritten leaves "...builder pas[08/30/2026-04:08:
+# 32] [08/30/...] [I] ..."), found from its opening "[" (much faster than trying a lookbehind at
+# every place): lines naming ONNX nodes ("/backbone/layer1/conv1/Conv") have the slashes of one.
+_TIMESTAMP = re.compile(terminal_pattern("TIMESTAMP"))
+_EMBEDDED_TIMESTAMP = re.compile(f"(?<=.)(?={_TIMESTAMP.pattern})")
 _SNIFF_BYTES = 8192
 
 
