@@ -256,8 +256,7 @@ _NOT_HOT: _Remake = (_nothing, None, ())
 @cache
 def shared_fast_path(lark: Lark, start: str = "message") -> FastPath:
     """The fast path of a grammar, made once per process: what it works out about the lexer's
-    order is kept for every parser after (a parallel parse makes a parser for each piece, and
-    working it out again cost 70 ms a piece)."""
+    order is kept for every parser after (a parallel parse makes a parser for each piece)."""
     return FastPath(lark, start)
 
 

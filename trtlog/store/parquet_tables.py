@@ -67,13 +67,10 @@ def write_table(table: pd.DataFrame, path: Path) -> None:
 def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
     """``frame.to_parquet`` in row groups of ``ROW_GROUP_ROWS``.
 
-    The frame is made into Arrow once and written in one call, which leaves the interpreter
-    lock to other threads but while the frame is made into Arrow (0.03 s for the 1 GB log's
-    tactics table: its columns are shared, not copied, but for the flags). Made into Arrow a
-    group at a time, each group's categories were made again (26 groups of that table, each
-    with its 47,000 layer names): writing took 0.61-0.73 s against 0.49-0.56 s alone, and a
-    thread writing it while this one built the next tables waited for the lock at each step
-    (1.16 s).
+    The frame is made into Arrow once (its columns are shared, not copied, but for the flags)
+    and written in one call, which leaves the interpreter lock to other threads. Made into
+    Arrow a group at a time, each group would make its categories again (a large build's tens
+    of thousands of layer names per group) and hold the lock at each step.
     """
     import pyarrow as arrow
     import pyarrow.parquet as parquet
