@@ -1,6 +1,5 @@
 //! The frequent one-line records of tactic tuning, as their grammar rules read them
-//! (`grammars/autotuning.lark`). A layer is tuned in lines like these, one of each kind (or a
-//! few) per format combination and timing runner:
+//! (`grammars/autotuning.lark`), one of each kind (or a few) per combination and runner:
 //!
 //! - `fastest_tactic`: "Fastest Tactic: 0x... Time: 0.0123" (8.x-10.x);
 //! - `runner_profiled`: "<layer> (<Runner>) profiling completed in 0.1 seconds. Fastest ...";
@@ -10,6 +9,7 @@
 //! - `chose_runner`: ">>>>>>>>>>>>>>> Chose Runner Type: <Runner> Tactic: 0x...";
 //! - `runner_skipped`, `runner_skipped_for_layer`: "<Runner> has no valid tactics for this
 //!   config, skipping" and "Skipping <Runner>: No valid tactics for <layer>".
+//!
 //! Each is claimed only where it is the rule in full; the fields are the rule's tokens.
 
 use regex::Regex;
