@@ -1,5 +1,5 @@
-//! Frequent one-line messages outside tactic tuning, as their grammar rules read them. In 8.x
-//! builds from ONNX (and INT8 ones above all) they are a fifth to a third of the lines:
+//! Frequent one-line messages outside tactic tuning, as their grammar rules read them, many of
+//! the lines of 8.x builds from ONNX (and INT8 ones above all):
 //!
 //! - `onnx_importer_trace` (`onnx.lark`): the ONNX parser's VERBOSE trace, an IMPORTER_STEP
 //!   and the rest ("Parsing node: Conv_0 [Conv]", "Registering tensor: 123 for ONNX tensor:

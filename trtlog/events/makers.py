@@ -5,8 +5,8 @@ The ``__init__`` that ``dataclass(frozen=True)`` generates sets each field throu
 first builds that dict. A verbose log of a large build holds millions of format combinations,
 timing runners and fastest tactics, each made once by the fast path and again when a worker's
 result is unpickled. The makers here set the slots through their own descriptors from plain
-arguments, a third of that work, and give exactly the object ``__init__``
-gives, defaults included; ``tests/test_makers.py`` checks that for every event class.
+arguments, without the dict, and give exactly the object ``__init__`` gives, defaults
+included; ``tests/test_makers.py`` checks that for every event class.
 
 Like ``dataclasses`` itself, they are generated as source text once per class: a function's
 parameters cannot be made any other way, and a loop over the fields would cost what it saves.

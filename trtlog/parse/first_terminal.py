@@ -2,11 +2,11 @@
 
 Lines that no message form takes (another program's output between TensorRT's lines: a plugin's
 debug prints, a script's progress) are each tried with the grammar before they are kept as
-``Foreign``. Most fail on their first character, and a failed Lark parse costs about 25 us (the
-lexer's error, then the root lexer's retry for a better message, then the exception): a log with
-100,000 such lines spent most of its time there. The contextual lexer starts a parse with the
-terminals its start state accepts; when none of them matches at the text's start, the parse
-fails there, whatever follows. One regular expression of those terminals answers that first.
+``Foreign``. Most fail on their first character, and a failed Lark parse is dear (the lexer's
+error, then the root lexer's retry for a better message, then the exception). The contextual
+lexer starts a parse with the terminals its start state accepts; when none of them matches at
+the text's start, the parse fails there, whatever follows. One regular expression of those
+terminals answers that first.
 """
 
 from __future__ import annotations

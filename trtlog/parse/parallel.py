@@ -35,9 +35,9 @@ from trtlog.parse.rows import Item
 from trtlog.parse.transport import pack, unpack
 from trtlog.processes import die_with_parent, prepare
 
-# More processes than this do not parse one log faster: from about four jobs on, this process
-# (which links the pieces, feeds the table builders and builds the tables) is busy all the
-# time, and further workers only wait or compete with it.
+# More processes than this do not parse one log faster: this process (which links the pieces,
+# feeds the table builders and builds the tables) is then busy all the time, and further
+# workers only wait or compete with it.
 MOST_USEFUL_JOBS = 8
 
 

@@ -73,7 +73,7 @@ def table_cells(frame: pd.DataFrame) -> tuple[list[str], list[list[str]], list[b
     with a unit in that unit (named in the header), others as ``cell_text`` gives them.
 
     The values are read column by column: pandas 3 holds text as Arrow-backed strings, which
-    ``itertuples`` fetches one scalar at a time (five times slower for a table of names)."""
+    ``itertuples`` fetches one scalar at a time."""
     columns = [frame.iloc[:, position].tolist() for position in range(frame.shape[1])]
     headers, texts, numeric = [], [], []
     for name, values in zip(frame.columns, columns, strict=True):
@@ -185,7 +185,7 @@ def _render_table(
     # thousands of rows (one layer's timings of a large log). Where the
     # table fits unfolded, every row is one line high: its rows are drawn here
     # (``trtlog.render.drawn_rows``), or else each column goes to rich as one cell holding its
-    # rows' lines, the same text laid out in a third of the time or less. Neither where a cell
+    # rows' lines, which rich lays out at once. Neither where a cell
     # holds a line break, nor a tab (rich widens it, ``cell_len`` does not count it: the row
     # may fold).
     fits = natural <= console.width and not fitted.wraps and not any(map(_breaks_rows, cells))

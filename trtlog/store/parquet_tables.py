@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 # Smaller groups make a query read less and the file larger: every group repeats the
-# dictionaries of its text columns (a 1 GB log's tactics: 47,000 layer names).
+# dictionaries of its text columns (a large build's tens of thousands of layer names).
 ROW_GROUP_ROWS = 1 << 17
 INDEXED_COLUMN = "layer"
 
@@ -54,8 +54,7 @@ def write_table(table: pd.DataFrame, path: Path) -> None:
         return
     _write_in_groups(frame, path)
     index = row_groups_by_value(frame[INDEXED_COLUMN], ROW_GROUP_ROWS)
-    # Flat lists, not one list per layer: a large log's index of layers reads several times
-    # faster.
+    # Flat lists, not one list per layer: JSON reads a few long lists faster than many short.
     document = {
         "layers": list(index),
         "group_counts": [len(groups) for groups in index.values()],
@@ -85,8 +84,8 @@ def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
         or kinds.is_large_string(column.type)
     ]
     # Dictionaries for the text columns alone, and no minimum and maximum of the text columns
-    # but the layer's: with Parquet's defaults (both for every column) writing a large tactics
-    # table took twice as long, for a file no smaller.
+    # but the layer's: Parquet's defaults (both for every column) cost writing time for a file
+    # no smaller.
     parquet.write_table(
         table,
         path,
