@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from importlib import import_module
 from pathlib import Path
@@ -463,10 +462,7 @@ _PERF_STATISTIC = re.compile(r"^(?P<metric>[a-z0-9_]+?)_(min|max|mean|median|p[\
 
 
 def documented(table: str) -> str:
-    # Read from the source: a module compiled by mypyc (``setup.py``) keeps no docstring.
-    module = import_module(f"trtlog.analysis.{TABLES[table]}")
-    source = Path(module.__file__).with_name(f"{TABLES[table]}.py").read_text(encoding="utf-8")
-    return ast.get_docstring(ast.parse(source)) or ""
+    return import_module(f"trtlog.analysis.{TABLES[table]}").__doc__ or ""
 
 
 @pytest.mark.slow

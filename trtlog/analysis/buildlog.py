@@ -38,7 +38,7 @@ TABLES: dict[str, str] = {
     "profile": "performance",
     "times": "performance",
     "warnings": "warnings",
-    "timeline": "timeline",
+    "timeline": "timeline.builder",
     "precision": "precision",
     "options": "options",
 }
