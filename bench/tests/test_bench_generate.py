@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import bench_module, corpus_dir
+from conftest import bench_module
+
+from tests.conftest import corpus_dir
 
 _RUNNER = re.compile(r"Timing Runner: (.+) \(\w+\)$", re.M)
 

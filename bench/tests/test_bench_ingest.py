@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 import trtlog
-from tests.conftest import SAMPLES, bench_module
+from conftest import bench_module
+
+from tests.conftest import SAMPLES
 from trtlog.analysis import TABLES
 
 bench = bench_module("ingest")

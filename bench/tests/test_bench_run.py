@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import bench_module
+from conftest import bench_module
 
 bench = bench_module("run")
 
