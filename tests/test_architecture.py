@@ -211,7 +211,9 @@ def imports_by_name() -> dict[str, set[tuple[str, str]]]:
     return {
         "trtlog.analysis.buildlog": {split(target, "") for target in buildlog._SIMPLE.values()},
         "trtlog.cli.queries": {split(target, "queries") for _, target in queries.VIEWS.values()},
-        "trtlog.plots": {(f"trtlog.plots.{module}", name) for module, name, _ in plots.PLOTS.values()},
+        "trtlog.plots": {
+            (f"trtlog.plots.{module}", name) for module, name, _ in plots.PLOTS.values()
+        },
         "trtlog.parse": {
             (parse._HOMES.get(name, "trtlog.parse.pipeline"), name) for name in parse.__all__
         },

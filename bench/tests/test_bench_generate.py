@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import bench_module
 
 from tests.conftest import corpus_dir

@@ -7,10 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-import trtlog
 from conftest import bench_module
 
+import trtlog
 from tests.conftest import SAMPLES
 from trtlog.analysis import TABLES
 

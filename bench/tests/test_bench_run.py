@@ -8,7 +8,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from conftest import bench_module
 
 bench = bench_module("run")
