@@ -4,12 +4,10 @@ markers each test gets from what it uses; Hypothesis's profiles."""
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -19,17 +17,6 @@ from trtlog.parse import ParsedLog, parse_file, records
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_logs"
-
-
-def bench_module(name: str) -> ModuleType:
-    """``bench/<name>.py``, loaded as the module ``bench_<name>`` (the benchmark is no package)."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclasses look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def corpus_dir() -> Path:

@@ -8,10 +8,12 @@ the output shows up as a diff to review; ``tests/test_golden.py`` recomputes and
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import json
 import math
+import re
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
@@ -39,6 +41,22 @@ CORPUS_GOLDEN_LOGS = (
     "hackathon_trt10.16.2_polygraphy0.49_run_verbose.log",
     "excerpt_trtllm_falcon_readme_build.EXCERPT.log",
     "excerpt_issue_pytorch-TensorRT-3137_torchtrt_dynamo.EXCERPT.log",
+    "excerpt_issue_pytorch-TensorRT-1108_torchtrt_torchscript.EXCERPT.log",
+    "torchtrt_trt10.6_dynamo_debug_dinov2_ansi.log",
+    "hackathon_trt10.14.1_trtexec_plugin_rtx6000ada_interleaved.log",
+    # Inference from a saved engine, without a build; and a build with a progress monitor
+    # redrawing its bars in ANSI codes.
+    "kalfazed_trt8.5.1_trtexec_resnet50_loadengine_dumpProfile.log",
+    "hackathon_trt10.16.2_pyapi_progressmonitor_ansi.log",
+)
+
+# Those that take a second or more to check: left out of the fast loop.
+SLOW_GOLDEN_LOGS = frozenset(
+    {
+        "torchtrt_trt10.6_dynamo_debug_dinov2_ansi.log",
+        "hackathon_trt10.14.1_trtexec_plugin_rtx6000ada_interleaved.log",
+        "hackathon_trt10.16.2_pyapi_progressmonitor_ansi.log",
+    }
 )
 
 # How many unrecognised lines a golden file names by number (it counts them all).
@@ -51,6 +69,36 @@ def sample_logs() -> list[Path]:
 
 def corpus_path(name: str) -> Path:
     return corpus_dir() / "logs" / name
+
+
+def corpus_manifest() -> dict[str, tuple[str, str]] | None:
+    """Each corpus log's TensorRT release (``major.minor``, ``major.x`` where only the major is
+    known) and style, as the corpus's MANIFEST.tsv gives them; None without the manifest."""
+    manifest = corpus_dir() / "MANIFEST.tsv"
+    if not manifest.exists():
+        return None
+    with manifest.open(encoding="utf-8", newline="") as rows:
+        return {
+            row["file"].removeprefix("logs/"): (release(row["tensorrt_version"]), row["style"])
+            for row in csv.DictReader(rows, delimiter="\t")
+            if row["file"].startswith("logs/")
+        }
+
+
+def release(version: str) -> str:
+    """``major.minor`` of a manifest's version ("10.16.2.5 (stated ...)" is "10.16"), or
+    ``major.x`` where it gives only the major ("7.x (inferred)")."""
+    found = re.match(r"(\d+)\.(\d+|x)\b", version)
+    if found is None:
+        raise ValueError(f"no TensorRT release in the manifest's version {version!r}")
+    return f"{found[1]}.{found[2]}"
+
+
+def release_covered(wanted: str, golden: set[str]) -> bool:
+    """Whether a golden log is of release ``wanted``; ``major.x`` is covered by any of that
+    major."""
+    major, minor = wanted.split(".")
+    return wanted in golden or (minor == "x" and any(r.split(".")[0] == major for r in golden))
 
 
 def golden_path(log: Path, directory: Path = GOLDEN_DIR) -> Path:

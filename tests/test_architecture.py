@@ -8,6 +8,7 @@ analyses' view of the parser are read from the same kind of graph, grimp's.
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 
 import grimp
 import pytest
@@ -25,21 +26,32 @@ PACKAGE = "trtlog"
 # under the package itself, which would make every module that imports the package's entry
 # points (``trtlog.load``) part of a cycle through the parser.
 CORE = "trtlog._core"
+# The one way to import it; any other import of the package itself stays one.
+CORE_IMPORT = "from trtlog import _core"
 # What the analyses may import of the parser: the names ``trtlog.parse`` exports, the items the
 # parse hands on (events, and runs of tactic rows as columns) and the summary of a parse.
 PARSE_INTERFACE = frozenset({"trtlog.parse", "trtlog.parse.rows", "trtlog.parse.summarize"})
 MAX_MODULE_LINES = 400
+# Modules that import by a name held in a string (``importlib.import_module``) only what is
+# outside the package, which no layer concerns: the Python backend's worker imports TensorRT.
+IMPORTS_OUTSIDE_THE_PACKAGE = frozenset({"trtlog.build.worker"})
 
 
 def package_graph() -> grimp.ImportGraph:
     """The package's import graph, its imports of the native core filed under ``CORE``."""
-    graph = grimp.build_graph(PACKAGE, cache_dir=None)
-    graph.add_module(CORE)
-    for importer in graph.find_modules_that_directly_import(PACKAGE):
-        details = graph.get_import_details(importer=importer, imported=PACKAGE)
-        if details and all("_core" in detail["line_contents"] for detail in details):
-            graph.remove_import(importer=importer, imported=PACKAGE)
-            graph.add_import(importer=importer, imported=CORE)
+    return with_core_imports_filed_apart(grimp.build_graph(PACKAGE, cache_dir=None), PACKAGE)
+
+
+def with_core_imports_filed_apart(graph: grimp.ImportGraph, package: str) -> grimp.ImportGraph:
+    """``graph`` with each import of ``package`` that is exactly ``CORE_IMPORT`` (and no other
+    name beside it) filed as an import of ``CORE``."""
+    core, exact = f"{package}._core", CORE_IMPORT.replace(PACKAGE, package, 1)
+    graph.add_module(core)
+    for importer in graph.find_modules_that_directly_import(package):
+        details = graph.get_import_details(importer=importer, imported=package)
+        if details and all(detail["line_contents"].strip() == exact for detail in details):
+            graph.remove_import(importer=importer, imported=package)
+            graph.add_import(importer=importer, imported=core)
     return graph
 
 
@@ -150,3 +162,90 @@ def test_no_module_of_the_native_core_is_over_the_limit() -> None:
         if (lines := len(path.read_text().splitlines())) > MAX_MODULE_LINES
     }
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_only_the_exact_import_of_the_core_is_filed_under_it() -> None:
+    graph = grimp.ImportGraph()
+    for module in ("pkg", "pkg.parse", "pkg.parse.a", "pkg.parse.b", "pkg.parse.c"):
+        graph.add_module(module)
+    for importer, line in [
+        ("pkg.parse.a", "from pkg import _core"),
+        ("pkg.parse.b", "from pkg import _core, load"),
+        ("pkg.parse.c", "from pkg import load"),
+    ]:
+        graph.add_import(importer=importer, imported="pkg", line_number=1, line_contents=line)
+    with_core_imports_filed_apart(graph, "pkg")
+    assert graph.find_modules_that_directly_import("pkg._core") == {"pkg.parse.a"}
+    assert graph.find_modules_that_directly_import("pkg") == {"pkg.parse.b", "pkg.parse.c"}
+
+
+def layer_of(module: str) -> int:
+    """The place of ``module``'s top-level package in the contract's layers, from the top."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["type"] == "layers"]
+    top = module.split(".")[1]
+    (place,) = [i for i, layer in enumerate(layers) if top in layer.replace(" ", "").split("|")]
+    return place
+
+
+def layers_allow(importer: str, imported: str) -> bool:
+    """Whether the layers let ``importer`` import ``imported``: within its own top-level
+    package, or from a layer below its own."""
+    same = importer.split(".")[:2] == imported.split(".")[:2]
+    return same or layer_of(imported) > layer_of(importer)
+
+
+def imports_by_name() -> dict[str, set[tuple[str, str]]]:
+    """Each module that imports by a name held in a string: the (module, attribute) pairs its
+    registry names."""
+    from trtlog import parse, plots
+    from trtlog.analysis import buildlog
+    from trtlog.cli import queries
+
+    def split(target: str, default: str) -> tuple[str, str]:
+        module, _, attribute = target.rpartition(".")
+        return f"trtlog.analysis.{module or default}", attribute
+
+    return {
+        "trtlog.analysis.buildlog": {split(target, "") for target in buildlog._SIMPLE.values()},
+        "trtlog.cli.queries": {split(target, "queries") for _, target in queries.VIEWS.values()},
+        "trtlog.plots": {
+            (f"trtlog.plots.{module}", name) for module, name, _ in plots.PLOTS.values()
+        },
+        "trtlog.parse": {
+            (parse._HOMES.get(name, "trtlog.parse.pipeline"), name) for name in parse.__all__
+        },
+    }
+
+
+def test_every_import_by_name_is_listed_here() -> None:
+    # A new registry of names must be added to ``imports_by_name``, or its imports go unchecked.
+    found = {
+        ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for path in sorted((REPO / "trtlog").rglob("*.py"))
+        if "import_module(" in path.read_text()
+    }
+    assert found == set(imports_by_name()) | IMPORTS_OUTSIDE_THE_PACKAGE
+
+
+def test_imports_by_name_respect_the_layers_and_name_what_exists(
+    graph: grimp.ImportGraph,
+) -> None:
+    wrong = [
+        f"{importer} imports {module}.{attribute} by name"
+        for importer, targets in imports_by_name().items()
+        for module, attribute in sorted(targets)
+        if module not in graph.modules
+        or not layers_allow(importer, module)
+        or not hasattr(import_module(module), attribute)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layers_allow_imports_within_a_package_and_downwards_only() -> None:
+    assert layers_allow("trtlog.analysis.buildlog", "trtlog.analysis.stages")
+    assert layers_allow("trtlog.cli.queries", "trtlog.analysis.fusions")
+    assert layers_allow("trtlog.dataset.extract", "trtlog.store.sources")
+    assert not layers_allow("trtlog.analysis.buildlog", "trtlog.plots.build")
+    assert not layers_allow("trtlog.store.sources", "trtlog.dataset.extract")
+    assert not layers_allow("trtlog.plots", "trtlog.render.frames")

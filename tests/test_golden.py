@@ -17,18 +17,29 @@ from tests.conftest import REPO
 from tests.golden_figures import (
     CORPUS_GOLDEN_LOGS,
     GOLDEN_DIR,
+    SLOW_GOLDEN_LOGS,
+    corpus_manifest,
     differences,
     event_stream_hash,
     figures,
     golden_logs,
     golden_path,
     read_golden,
+    release,
+    release_covered,
     sample_logs,
 )
 from trtlog.parse import parse_text
 
 
-@pytest.mark.parametrize("log", golden_logs(), ids=lambda log: log.name)
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(log, marks=[pytest.mark.slow] if log.name in SLOW_GOLDEN_LOGS else [])
+        for log in golden_logs()
+    ],
+    ids=lambda log: log.name,
+)
 def test_golden_figures_are_unchanged(log: Path) -> None:
     if not log.exists():
         pytest.skip(f"corpus log {log.name} not found in {log.parent}")
@@ -52,12 +63,29 @@ def test_every_golden_file_has_its_log() -> None:
 
 def test_every_sample_log_and_one_corpus_log_per_version_and_style_is_golden() -> None:
     assert len(sample_logs()) >= 5
-    styles = {"trtexec", "pyapi", "polygraphy", "trtllm", "torchtrt"}
-    assert {style for style in styles if any(style in name for name in CORPUS_GOLDEN_LOGS)} == (
-        styles
-    )
-    versions = ("trt5", "trt7", "trt8.0", "trt8.2", "trt8.4", "trt8.5", "trt8.6", "trt10")
-    assert [v for v in versions if not any(f"_{v}" in name for name in CORPUS_GOLDEN_LOGS)] == []
+    manifest = corpus_manifest()
+    if manifest is None:
+        pytest.skip("no MANIFEST.tsv in the corpus")
+    assert [name for name in CORPUS_GOLDEN_LOGS if name not in manifest] == []
+    golden = [manifest[name] for name in CORPUS_GOLDEN_LOGS]
+    styles = {style for _, style in manifest.values()} - {style for _, style in golden}
+    assert styles == set(), "styles without a golden log"
+    releases = {release for release, _ in golden}
+    missing = {r for r, _ in manifest.values() if not release_covered(r, releases)}
+    assert missing == set(), "TensorRT releases without a golden log"
+
+
+def test_a_release_is_read_from_the_manifest_and_covered_by_its_own_logs() -> None:
+    assert release("10.16.2.5 (stated in 'Loaded Module: tensorrt | Version')") == "10.16"
+    assert release("8.6 (inferred from commit date 2023-07)") == "8.6"
+    assert release("7.x (inferred)") == "7.x"
+    with pytest.raises(ValueError, match="no TensorRT release"):
+        release("unknown")
+    assert release_covered("10.14", {"10.14", "10.16"})
+    assert not release_covered("10.1", {"10.14", "10.16"})
+    assert not release_covered("10.6", {"10.x"})
+    assert release_covered("8.x", {"8.6"})
+    assert not release_covered("9.x", {"8.6", "10.16"})
 
 
 def test_golden_files_hold_no_log_text() -> None:

@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import bench_module
 
-from tests.conftest import bench_module, corpus_dir
+from tests.conftest import corpus_dir
 
 _RUNNER = re.compile(r"Timing Runner: (.+) \(\w+\)$", re.M)
 

@@ -7,9 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import bench_module
 
 import trtlog
-from tests.conftest import SAMPLES, bench_module
+from tests.conftest import SAMPLES
 from trtlog.analysis import TABLES
 
 bench = bench_module("ingest")

@@ -8,8 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import bench_module
+from conftest import bench_module
 
 bench = bench_module("run")
 
