@@ -4,8 +4,9 @@ Each table is built in turn and written by a thread while the next is built (wri
 releases the interpreter lock). Once a large log is parsed by more than one process, building
 its tables is the last step, and this process would do it alone while the other cores idle. So
 for such a log a forked process builds and writes the tables that need neither the tactics table
-nor one built from it, while this one builds the tactics, choices and layers tables. The forked process gets the parsed log
-as it is, without copying; where it fails, this one builds its tables after all.
+nor one built from it, while this one builds the tactics, choices and layers tables. The forked
+process gets the parsed log as it is, without copying; where it fails, this one builds its tables
+after all.
 """
 
 from __future__ import annotations
