@@ -262,8 +262,12 @@ messages = st.one_of(
         st.sampled_from(["", " ", "."]),
     ),
     st.builds(
-        lambda node, tail: f"ForeignNode {{ForeignNode[{node}]}} metadata:{tail}",
-        st.one_of(names, st.sampled_from(["a...b", "x]} metadata: {ForeignNode[y", ""])),
+        lambda node, profile, tail: f"ForeignNode {{ForeignNode[{node}]}}{profile} metadata:{tail}",
+        st.one_of(
+            names,
+            st.sampled_from(["a...b", "x]} metadata: {ForeignNode[y", "x]} [profile 2", ""]),
+        ),
+        st.sampled_from(["", " [profile 1]", " [profile 12]", " [profile x]", " [profile 1] "]),
         st.sampled_from(
             ["", " ", " [ONNX Layer: a]", " [ONNX Layer: a][ONNX Layer: b c]", "x", "  [ONNX"]
         ),
@@ -375,6 +379,9 @@ HOT_LINES = [
     "Float(6272,196,14,1) to Half(784,1:8,56,4)",
     STAMP + "[V] [TRT] ForeignNode {ForeignNode[node_linear_r0...node_add]} metadata: "
     "[ONNX Layer: node_linear_r0][ONNX Layer: node_add]",
+    # 10.16, the second optimisation profile (graph.toml's case).
+    STAMP + "[V] [TRT] ForeignNode {ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]} [profile 1] "
+    "metadata: [ONNX Layer: node_view][ONNX Layer: node_linear]",
     STAMP + "[V] [TRT] Set number of tactics to 300 at optimization level 5",
     STAMP + "[V] [TRT] Setting workspace to 200704enables more tactics for profiling",
     STAMP + "[V] [TRT] Subgraph compilation completed in 5.726 seconds.",
@@ -391,6 +398,14 @@ HOT_LINES = [
 @pytest.mark.parametrize("line", HOT_LINES)
 def test_each_hot_form_takes_the_fast_path(line: str) -> None:
     assert assert_agrees(line), f"the fast path did not take: {line}"
+
+
+def test_a_myelin_region_of_a_later_profile_keeps_its_profile() -> None:
+    line = next(line for line in HOT_LINES if "[profile 1]" in line)
+    (event,) = fast_events(line) or []
+    assert event.node == "{ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]}"  # type: ignore[attr-defined]
+    assert event.profile == 1  # type: ignore[attr-defined]
+    assert event.onnx_layers == ("node_view", "node_linear")  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("line", [*HOT_LINES, STAMP + "[V] [TRT] Not a hot form: 0x1"])

@@ -3,6 +3,7 @@ once (never restated as Python patterns)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -213,9 +214,91 @@ def _regex_terminals() -> dict[str, str]:
     return found
 
 
-def _normalised(pattern: str) -> str:
-    # Lark's "\/" is Python's "/", and a restatement may have made its groups non-capturing.
-    return pattern.replace("\\/", "/").replace("(?:", "(")
+def _regex_pieces(pattern: str) -> list[str]:
+    """``pattern`` as its pieces: an escape ("\\d"), a group's opening ("(", "(?:", "(?P<name>",
+    "(?=", "(?<!"), or one character."""
+    return re.findall(r"\\.|\((?:\?(?:[:=!]|<[=!]|P<\w+>))?|.", pattern, re.DOTALL)
+
+
+def _normalised(pattern: str, lookarounds: bool = True) -> str:
+    r"""``pattern`` without its groups' parentheses (a restatement may have made a group
+    capturing, non-capturing or named, or dropped it), Lark's "\/" as Python's "/"; without
+    ``lookarounds``, a lookaround is left out whole (it is the text around the terminal, which
+    other code may write)."""
+    out: list[str] = []
+    # For each open group: whether it is a lookaround being left out.
+    groups: list[bool] = []
+    in_class = False
+    for piece in _regex_pieces(pattern.replace("\\/", "/")):
+        skipping = any(groups)
+        if in_class:
+            in_class = piece != "]"
+        elif piece == "[":
+            in_class = True
+        elif piece.startswith("("):
+            groups.append(not lookarounds and piece[:3] in ("(?=", "(?!", "(?<"))
+            continue
+        elif piece == ")" and groups:
+            groups.pop()
+            continue
+        if not skipping:
+            out.append(piece)
+    return "".join(out)
+
+
+# Pieces of a terminal that code may write for its own purposes: every hex number is one.
+GENERIC_IDIOMS = ("0x[0-9a-fA-F]+",)
+# A restatement shares a run of this many characters with a terminal, with at least
+# ``_SYNTAX_PIECES`` pieces of expression syntax in it: runs of plain words are a rule's literals,
+# which the fast path writes as they are.
+_RUN = 14
+_SYNTAX_PIECES = 3
+
+
+def _specific_runs(pattern: str) -> set[str]:
+    """The runs of ``_RUN`` characters of a (normalised) pattern that are specific to it."""
+    for idiom in GENERIC_IDIOMS:
+        pattern = pattern.replace(idiom, "\0")
+    runs = set()
+    for start in range(len(pattern) - _RUN + 1):
+        run = pattern[start : start + _RUN]
+        syntax = [p for p in _regex_pieces(run) if p[0] == "\\" or p in "[]{}()*+?|^$."]
+        if "\0" not in run and len(syntax) >= _SYNTAX_PIECES:
+            runs.add(run)
+    return runs
+
+
+def _string_literals(source: str) -> list[str]:
+    """The string literals of Python source (the constant parts of f-strings among them),
+    docstrings left out."""
+    tree = ast.parse(source)
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if id(node) not in docstrings
+    ]
+
+
+def restated_terminals(source: str, terminals: dict[str, str]) -> set[str]:
+    """The terminals whose patterns ``source`` writes again, even in part: a specific run of a
+    terminal's pattern (lookarounds left out) found in one of its string literals."""
+    literals = [_normalised(literal) for literal in _string_literals(source)]
+    return {
+        name
+        for name, pattern in terminals.items()
+        if any(
+            run in literal
+            for run in _specific_runs(_normalised(pattern, lookarounds=False))
+            for literal in literals
+        )
+    }
 
 
 # None: code that needs a terminal's pattern reads it from the grammar (``terminal_pattern``,
@@ -223,21 +306,58 @@ def _normalised(pattern: str) -> str:
 KNOWN_RESTATEMENTS: set[str] = set()
 
 
+def test_the_restatements_of_old_found_their_terminals() -> None:
+    # Written before the grammar's terminals were read: each a part of its terminal, drifted.
+    terminals = _regex_terminals()
+    foreign = 'NAME = re.compile(r"\\{ForeignNode\\[[^\\n]*?\\]\\}(?= metadata:)")\n'
+    stamp = 'STAMP = re.compile(r"\\[(\\d\\d/\\d\\d/\\d{4}-\\d\\d:\\d\\d:\\d\\d)\\]")\n'
+    version = 'VERSION = re.compile(r"\\[TensorRT v(\\d+)\\]")\n'
+    assert "FOREIGN_NODE_NAME" in restated_terminals(foreign, terminals)
+    assert "TIMESTAMP" in restated_terminals(stamp, terminals)
+    assert "VERSION_TAG" in restated_terminals(version, terminals)
+    # A rule's literal, the terminal's lookahead and a docstring quoting it are no restatements.
+    innocent = (
+        'r"""\\{ForeignNode\\[[^\\n]*?\\]\\}"""\n'
+        'PRUNED = re.compile(r": \\d+ available tactics, ")\n'
+        'HEX = re.compile(r"0x[0-9a-fA-F]+")\n'
+        'COUNT = re.compile(r": \\d+ layers(?![^\\n])")\n'
+    )
+    assert restated_terminals(innocent, terminals) == set()
+
+
 def test_no_terminal_is_restated_in_python() -> None:
-    # Longer patterns only: short ones ("\d+(\.\d+)?", "(?![^\n])") are every regular
-    # expression's words.
-    patterns = {
-        name: _normalised(pattern)
-        for name, pattern in _regex_terminals().items()
-        if len(pattern) > 11
-    }
-    assert "TACTIC_ID" in patterns and "KERNEL_PARAMETERS" in patterns
+    terminals = _regex_terminals()
+    assert "TACTIC_ID" in terminals and "KERNEL_PARAMETERS" in terminals
     restated = set()
     for source in sorted(PACKAGE.rglob("*.py")):
-        text = _normalised(source.read_text(encoding="utf-8"))
         restated |= {
-            f"{source.relative_to(PACKAGE.parent)}: {name}"
-            for name, pattern in patterns.items()
-            if pattern in text
+            f"{source.relative_to(PACKAGE.parent).as_posix()}: {name}"
+            for name in restated_terminals(source.read_text(encoding="utf-8"), terminals)
         }
     assert sorted(restated - KNOWN_RESTATEMENTS) == []
+
+
+def _compiled_patterns(source: str) -> set[str]:
+    """The literal patterns ``source`` hands to a function of ``re``."""
+    return {
+        call.args[0].value
+        for call in ast.walk(ast.parse(source))
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        if isinstance(call.func.value, ast.Name) and call.func.value.id == "re" and call.args
+        if isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+    }
+
+
+def test_the_parser_and_the_builds_write_each_expression_once() -> None:
+    # The fast path and the transformer once each wrote "(?<=\)), " and the "Set Tactic Name"
+    # subject's variant: an expression of one module is imported by another, not copied.
+    modules: dict[str, set[str]] = {}
+    for folder in ("parse", "build"):
+        for source in sorted((PACKAGE / folder).rglob("*.py")):
+            for pattern in _compiled_patterns(source.read_text(encoding="utf-8")):
+                modules.setdefault(pattern, set()).add(source.name)
+    assert _compiled_patterns('A = re.compile(r"(?<=\\)), ")\nre.split("x", y)') == {
+        "(?<=\\)), ",
+        "x",
+    }
+    assert {pattern: names for pattern, names in modules.items() if len(names) > 1} == {}

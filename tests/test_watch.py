@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,16 @@ def test_a_script_without_a_verdict_ends_when_its_engine_is_written(tmp_path: Pa
     assert watcher.returncode == 0, err
     assert time.monotonic() - started < 30  # not the timeout
     assert "watch ended: the build finished" in out and "13 tactics timed" in out
+
+
+def test_the_stamp_and_the_layer_count_are_read_as_the_grammar_reads_them() -> None:
+    from trtlog.build.watch import _stamp_of
+
+    # The envelope grammar's TIMESTAMP, with or without the blank after it; no date, no time.
+    assert _stamp_of("[07/07/2026-02:11:00][V][TRT] x") == datetime(2026, 7, 7, 2, 11).timestamp()
+    assert _stamp_of("[13/40/2026-02:11:00] [V] x") is None
+    state = WatchState()
+    state.feed("[07/07/2026-02:11:00] [V] [TRT] After vertical fusions: 57 layers\r\n", 0.0)
+    # STAGE_NAME's count ends the line: this is no layer count.
+    state.feed("[07/07/2026-02:11:00] [V] [TRT] After concat removal: 3 layers, 2 merged", 0.0)
+    assert state.progress.layers_total == 57

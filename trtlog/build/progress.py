@@ -47,7 +47,8 @@ _PHASE_ORDER = {
 _COMPUTING_COSTS = "Computing costs for "
 # "After vertical fusions: 57 layers": the last count before autotuning is how many layers will
 # be tuned (reformat layers may add a few).
-_LAYER_COUNT = re.compile(r"(Original|After [\w\- ]+): (\d+) layers")
+# The stage is the grammar's STAGE_NAME (which sees the count and the line's end after it).
+_LAYER_COUNT = re.compile(rf"(?P<stage>{terminal_pattern('STAGE_NAME')}): (?P<count>\d+) layers")
 # Timed tactics in every version's form: "Tactic: 1002 time 0.06" (7.x), "Tactic: 0x3e8 Time:
 # 0.002" (8.x), "Tactic Name: k Tactic: 0x.. Time: 0.01" (8.6+), "Tactic 31379 time 8.0" (5.x).
 _TACTIC_TIMED = re.compile(
@@ -112,8 +113,8 @@ class ProgressState:
         if "ime" in line and "Tactic" in line and _TACTIC_TIMED.search(line):
             self.tactics_timed += 1
             return
-        if " layers" in line and (count := _LAYER_COUNT.search(line)):
-            self._count_layers(count.group(1), int(count.group(2)))
+        if " layers" in line and (count := _LAYER_COUNT.search(line.rstrip())):
+            self._count_layers(count.group("stage"), int(count.group("count")))
             return
         if any(tag in line for tag in _ERROR_TAGS):
             self._error(line.strip())

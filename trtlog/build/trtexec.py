@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trtlog.build.runfolder import RunFolder
+from trtlog.grammars import terminal_pattern
 
 ENGINE_SUFFIXES = (".engine", ".plan", ".trt")
 _OPTION = re.compile(r"(?<![\w-])(--[A-Za-z][\w]*)")
-# "&&&& RUNNING TensorRT.trtexec [TensorRT v100300] # trtexec --help"
-_VERSION = re.compile(r"\[TensorRT v(\d+)\]")
+# "&&&& RUNNING TensorRT.trtexec [TensorRT v100300] # trtexec --help": the run header's
+# VERSION_TAG.
+_VERSION = re.compile(terminal_pattern("VERSION_TAG"))
+_VERSION_DIGITS = re.compile(r"\d+")
 _HELP_SECONDS = 30
 
 
@@ -63,10 +66,11 @@ def probe_trtexec(path: str) -> TrtexecInfo:
         return TrtexecInfo(path, None, None)
     text = (result.stdout + result.stderr).decode("utf-8", errors="replace")
     options = frozenset(_OPTION.findall(text))
-    version = _VERSION.search(text)
+    tag = _VERSION.search(text)
+    version = None if tag is None else _VERSION_DIGITS.search(tag.group())
     return TrtexecInfo(
         path,
-        _dotted(version.group(1)) if version else None,
+        _dotted(version.group()) if version else None,
         options if len(options) >= 10 else None,
     )
 

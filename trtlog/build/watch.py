@@ -19,13 +19,15 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from trtlog.build.progress import ProgressState
+from trtlog.grammars import terminal_pattern
+from trtlog.parse.envelope import parse_timestamp
 
-# trtexec's and the Python logger's stamp: "[07/07/2026-02:11:00]".
-_STAMP = re.compile(r"\[(\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d)\]")
+# trtexec's and the Python logger's stamp ("[07/07/2026-02:11:00] "): the envelope grammar's
+# TIMESTAMP.
+_STAMP = re.compile(terminal_pattern("TIMESTAMP"))
 _WARNING_TAGS = ("[W]", "WARNING")
 _ERROR_TAGS = ("[E]", "[F]", "ERROR", "INTERNAL_ERROR")
 # Lines after which nothing more of the build comes: trtexec's verdict (ProgressState.finished),
@@ -286,10 +288,8 @@ def _stamp_of(line: str) -> float | None:
     match = _STAMP.search(line[:40])
     if match is None:
         return None
-    try:
-        return datetime.strptime(match.group(1), "%m/%d/%Y-%H:%M:%S").timestamp()
-    except ValueError:
-        return None
+    stamp = parse_timestamp(match.group().rstrip())
+    return None if stamp is None else stamp.timestamp()
 
 
 def _clock(seconds: float) -> str:

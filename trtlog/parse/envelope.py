@@ -12,7 +12,9 @@ from typing import cast
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
-from trtlog.grammars import grammar_text
+# The envelope grammar's file in the package's grammar folder, and its start rule.
+ENVELOPE_GRAMMAR = "envelope.lark"
+ENVELOPE_START = "envelope_line"
 
 LEVELS = {
     "V": "verbose",
@@ -278,9 +280,13 @@ class EnvelopeTransformer(Transformer):
 
 @cache
 def envelope_parser() -> Lark:
-    return Lark(
-        grammar_text("envelope.lark"),
-        start="envelope_line",
+    """The LALR parser of the envelope grammar (``trtlog/grammars/envelope.lark``, read by Lark's
+    own loader from the package), with the transformer applied while parsing."""
+    return Lark.open_from_package(
+        "trtlog",
+        ENVELOPE_GRAMMAR,
+        ("grammars",),
+        start=ENVELOPE_START,
         parser="lalr",
         lexer="contextual",
         maybe_placeholders=True,

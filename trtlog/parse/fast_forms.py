@@ -32,7 +32,8 @@ from trtlog.events.base import KeywordMakers, TacticId, tactic_number, time_ms
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.grammar import terminal_regexp
 from trtlog.parse.rows import NO_PLACE, Item
-from trtlog.parse.transform.autotuning import runner_parts
+from trtlog.parse.transform.autotuning import layer_and_variant, runner_parts
+from trtlog.parse.transform.context import split_formats
 
 # The grammar's terminals (common.lark, autotuning.lark), as regular expression text that
 # captures nothing of its own.
@@ -70,7 +71,6 @@ _COMBINATION = re.compile(
     r"\*{15} Autotuning (format combination: |Reformat: ?)"
     r"(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))? \*{15}"
 )
-_FORMAT_SEPARATOR = re.compile(r"(?<=\)), ")
 # 8.6+: "<layer>: 69 available tactics, 44 unparsable, 11 pruned, 14 remaining after tactic
 # pruning." The layer is the lexer's PRUNED_LAYER: the shortest text before the first phrase.
 _PRUNING_AT = re.compile(r": \d+ available tactics, ")
@@ -84,7 +84,6 @@ _SET_TACTIC_NAME_PHRASE = "Set Tactic Name: "
 _SET_TACTIC_NAME_REST = re.compile(
     rf"{_SET_TACTIC_NAME}({_KERNEL_NAME})(?: Tactic: ({TACTIC_ID}))?({KERNEL_PARAMETERS})?"
 )
-_SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 _MYELIN = re.compile(terminal_regexp("MYELIN_PREFIX") + "(.*)")
 _CACHE_HIT = re.compile(
     rf"(.+?) \[(?:([A-Za-z].*?))? -> (?:([A-Za-z].*?))?\] got cached result: ({_RUNNER_NAME}), "
@@ -216,12 +215,6 @@ def timing_runner(body: str, head: Head) -> Item | None:
     return (TimingRunner, *head, *NO_PLACE, subject, None, runner, runner_id)
 
 
-def _formats(text: str | None) -> tuple[str, ...]:
-    if text is None or not text.strip():
-        return ()
-    return tuple(_FORMAT_SEPARATOR.split(text.strip()))
-
-
 def format_combination(body: str, head: Head) -> Item | None:
     match = _COMBINATION.fullmatch(body)
     if match is None:
@@ -236,8 +229,8 @@ def format_combination(body: str, head: Head) -> Item | None:
         FormatCombination,
         *head,
         *_NO_CONTEXT,
-        _formats(inputs),
-        _formats(outputs),
+        split_formats(inputs),
+        split_formats(outputs),
         kind.startswith("Reformat"),
     )
 
@@ -298,9 +291,8 @@ def set_tactic_name(body: str, head: Head) -> Item | None:
         # The grammar's lexer takes " Set Tactic Name: " whole: no subject, not a blank one.
         subject = None
     layer, variant = subject, None
-    variant_match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
-    if variant_match:
-        layer, variant = variant_match.group("layer"), variant_match.group("variant")
+    if tactic is None:
+        layer, variant = layer_and_variant(layer)
     return (
         SetTacticName,
         *head,

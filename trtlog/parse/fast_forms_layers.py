@@ -12,6 +12,7 @@ from trtlog.events.memory import LayerMemory
 from trtlog.parse.fast_forms import Head, make
 from trtlog.parse.grammar import terminal_regexp
 from trtlog.parse.rows import Item
+from trtlog.parse.transform.graph import onnx_layers
 
 # 8.2+: "Adding reformat layer: <tensor> (<source>) from <format> to <format>", each part the
 # shortest text the grammar's lexer takes for it (REFORMAT_TENSOR, REFORMAT_SOURCE, REFORMAT_FROM),
@@ -20,11 +21,13 @@ REFORMAT_LITERAL = "Adding reformat layer: "
 _REFORMAT_TENSOR = re.compile(terminal_regexp("REFORMAT_TENSOR"))
 _REFORMAT_SOURCE = re.compile(terminal_regexp("REFORMAT_SOURCE"))
 _REFORMAT_FROM = re.compile(terminal_regexp("REFORMAT_FROM"))
-# 10.x: "ForeignNode {ForeignNode[a...b]} metadata: [ONNX Layer: a][ONNX Layer: b]", once per
-# Myelin region; the name is the lexer's FOREIGN_NODE_NAME, the shortest one before " metadata:".
+# 10.x: "ForeignNode {ForeignNode[a...b]}[ [profile 1]] metadata: [ONNX Layer: a][ONNX Layer: b]",
+# once per Myelin region (and optimisation profile); the name is the lexer's FOREIGN_NODE_NAME,
+# the shortest one before the profile or " metadata:".
 FOREIGN_NODE_LITERAL = "ForeignNode "
-_FOREIGN_NODE_NAME = re.compile(r"\{ForeignNode\[[^\n]*?\]\}(?= metadata:)")
-_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
+_FOREIGN_NODE_NAME = re.compile(terminal_regexp("FOREIGN_NODE_NAME"))
+_FOREIGN_NODE_PROFILE = re.compile(rf" \[profile ({terminal_regexp('UINT')})\]")
+_METADATA_LITERAL = " metadata:"
 # "Layer: <layer> Host Persistent: <n> Device Persistent: <n>[ Scratch Memory: <n>]", 8.x-10.x.
 _LAYER_MEMORY = re.compile(
     rf"Layer: (.+?){terminal_regexp('_MEMORY_HOST_KEY')}(\d+)(?: bytes)?"
@@ -56,14 +59,19 @@ def foreign_node_metadata(body: str, head: Head) -> Item | None:
     name = _FOREIGN_NODE_NAME.match(body, len(FOREIGN_NODE_LITERAL))
     if name is None:
         return None
+    profile = _FOREIGN_NODE_PROFILE.match(body, name.end())
+    end = name.end() if profile is None else profile.end()
+    if not body.startswith(_METADATA_LITERAL, end):
+        return None
     # After " metadata:" the line ends, or a blank and at least one more character follow.
-    metadata = body[name.end() + len(" metadata:") :]
+    metadata = body[end + len(_METADATA_LITERAL) :]
     if metadata and (metadata[0] != " " or len(metadata) == 1):
         return None
     return make[ForeignNodeMetadata](
         *head,
         node=name.group(),
-        onnx_layers=tuple(_ONNX_LAYER.findall(metadata)),
+        onnx_layers=onnx_layers(metadata),
+        profile=0 if profile is None else int(profile.group(1)),
     )
 
 

@@ -22,6 +22,7 @@ from trtlog.events import (
     Unrecognized,
 )
 from trtlog.events.base import Event
+from trtlog.grammars import terminal_pattern
 from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summary import Summary
@@ -41,7 +42,8 @@ _PRECISION_FLAGS = (
 _ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
-_TIMESTAMP = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] ")
+# The envelope grammar's TIMESTAMP, left in front of an unrecognised line's text.
+_TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
 _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
 _MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
 _STYLE_NAMES = {

@@ -37,6 +37,15 @@ from trtlog.parse.transform.context import RecordTransformer, split_formats, tex
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 
 
+def layer_and_variant(subject: str | None) -> tuple[str | None, str | None]:
+    """The layer and cuDNN variant of a "Set Tactic Name" line's subject without a tactic id:
+    "conv1 (CUDNN)" -> ("conv1", "CUDNN"); a subject without one is the layer alone."""
+    match = _SUBJECT_VARIANT.match(subject or "")
+    if match is None:
+        return subject, None
+    return match.group("layer"), match.group("variant")
+
+
 def runner_parts(suffix: str) -> tuple[str, int | None]:
     """The runner and runner id of a RUNNER_SUFFIX the grammar matched: " (CaskConvolution)" or,
     8.6 and later, " (CaskConvolution[0x80000009])"."""
@@ -146,9 +155,8 @@ class AutotuningRules(RecordTransformer):
         self, subject: Token | None, kernel: Token, tactic: Token | None, parameters: Token | None
     ) -> SetTacticName:
         layer, variant = text(subject), None
-        match = _SUBJECT_VARIANT.match(layer or "") if tactic is None else None
-        if match:
-            layer, variant = match.group("layer"), match.group("variant")
+        if tactic is None:
+            layer, variant = layer_and_variant(layer)
         return SetTacticName(
             **self.fields(),
             subject=layer,

@@ -26,6 +26,14 @@ from trtlog.events.graph import (
 )
 from trtlog.parse.transform.context import RecordTransformer, text
 
+# The ONNX layers a Myelin region's metadata lists: "[ONNX Layer: a][ONNX Layer: b]".
+_ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
+
+
+def onnx_layers(metadata: str) -> tuple[str, ...]:
+    """The ONNX layers named in the REST after a ForeignNode's " metadata:"."""
+    return tuple(_ONNX_LAYER.findall(metadata))
+
 
 # The fields of the rules' events past the head, from their tokens' text: shared with the native
 # core's records (``trtlog.parse.claimed``).
@@ -154,11 +162,10 @@ class GraphRules(RecordTransformer):
     def foreign_node_metadata(
         self, node: Token, profile: Token | None, metadata: Token | None
     ) -> ForeignNodeMetadata:
-        layers = re.findall(r"\[ONNX Layer: ([^\]]*)\]", text(metadata) or "")
         return ForeignNodeMetadata(
             **self.fields(),
             node=str(node),
-            onnx_layers=tuple(layers),
+            onnx_layers=onnx_layers(text(metadata) or ""),
             profile=0 if profile is None else int(profile),
         )
 
