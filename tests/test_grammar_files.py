@@ -4,6 +4,7 @@ once (never restated as Python patterns)."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import subprocess
@@ -13,14 +14,15 @@ from pathlib import Path
 
 import pytest
 from lark import Lark, UnexpectedInput
-from lark.load_grammar import PackageResource
 
 import trtlog
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.grammar import (
     GRAMMAR_FOLDER,
     GRAMMAR_PACKAGE,
+    MESSAGE_GRAMMAR,
     MESSAGE_START_RULES,
+    MessageGrammarLoader,
     grammar_loader,
     message_grammar,
     message_parser,
@@ -53,15 +55,26 @@ def _imported_names() -> dict[str, set[str]]:
     return names
 
 
-def _defined(name: str) -> set[str]:
-    """The rules, aliases and terminals a grammar file defines (or imports itself)."""
+def _without_comments_and_literals(name: str) -> str:
     text = re.sub(r"//[^\n]*", "", _text(name))
     text = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', text)
-    text = re.sub(r"/(?:[^/\\\n]|\\.)+/", "//", text)
-    defined = set(_DEFINITION.findall(text)) | set(re.findall(r"->\s*(\w+)", text))
-    for _module, listed in _IMPORT.findall(text):
-        defined.update(name.strip() for name in listed.split(","))
-    return defined
+    return re.sub(r"/(?:[^/\\\n]|\\.)+/", "//", text)
+
+
+def _defined(name: str) -> set[str]:
+    """The rules, aliases and terminals a grammar file defines itself."""
+    text = _without_comments_and_literals(name)
+    return set(_DEFINITION.findall(text)) | set(re.findall(r"->\s*(\w+)", text))
+
+
+def _shared_imports(name: str) -> set[str]:
+    """The shared terminals a grammar file imports from common.lark."""
+    return {
+        imported.strip()
+        for module, listed in _IMPORT.findall(_text(name))
+        if module == "common"
+        for imported in listed.split(",")
+    }
 
 
 def test_every_name_of_the_message_grammar_is_as_written() -> None:
@@ -89,26 +102,60 @@ def test_families_import_nothing_but_common() -> None:
         assert modules <= {"common"}, family
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_each_family_compiles_on_its_own_with_common(family: str) -> None:
-    # Only its own symbols and the shared terminals: no family leans on another.
-    names = _imported_names()[family]
-    shared = sorted((names & _defined("common")) - _defined(family))
-    rules = sorted(n for n in _defined(family) & names if n[0].islower() and _is_rule(family, n))
-    text = f"%import .common ({', '.join(shared)})\n" if shared else ""
-    text += f"%import .{family} ({', '.join(sorted(names))})\n"
-    parser = Lark(
-        text,
+def test_each_family_imports_the_shared_terminals_it_uses() -> None:
+    shared = _defined("common")
+    assert {"REST", "UINT", "NUMBER", "TACTIC_ID", "_NL"} <= shared
+    for family in FAMILIES:
+        used = set(re.findall(r"\w+", _without_comments_and_literals(family))) & shared
+        assert sorted(_shared_imports(family)) == sorted(used), family
+    assert _shared_imports("run") == {"REST"}
+    assert _shared_imports("onnx") == {"REST", "_NL", "DIAGNOSTIC_LOCATION"}
+    assert _shared_imports("foreign") == set()
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in GRAMMARS.glob("*.lark")))
+def test_each_grammar_file_loads_alone_from_the_package(name: str) -> None:
+    # Lark's own loader, each file's own %imports; messages.lark with the loader that serves it
+    # its families (see MessageGrammarLoader).
+    stem = name.removesuffix(".lark")
+    rules = sorted(n for n in _defined(stem) if n[0].islower() and _is_rule(stem, n))
+    import_paths = [MessageGrammarLoader()] if name == MESSAGE_GRAMMAR else []
+    parser = Lark.open_from_package(
+        GRAMMAR_PACKAGE,
+        name,
+        (GRAMMAR_FOLDER,),
         start=rules,
         parser="lalr",
-        source_path=PackageResource(GRAMMAR_PACKAGE, f"{GRAMMAR_FOLDER}/{family}-alone.lark"),
-        import_paths=[grammar_loader()],
+        lexer="contextual",
+        import_paths=import_paths,
     )
     assert {str(rule.origin.name) for rule in parser.rules} >= set(rules)
+    assert bool(rules) == (stem != "common")
+
+
+def test_a_family_is_served_to_messages_without_the_shared_terminals_it_names() -> None:
+    loader = MessageGrammarLoader()
+    base = grammar_loader()(None, MESSAGE_GRAMMAR)[0]
+    folder = base._replace(path=GRAMMAR_FOLDER)
+    served = {name: loader(folder, f"{name}.lark")[1] for name in ("run", "onnx", "common")}
+    assert "%import" not in served["run"] and "REST" in served["run"]
+    # onnx.lark builds LOCATED_IMPORTER_STEP on DIAGNOSTIC_LOCATION: that import stays.
+    assert re.findall(r"^%import[^\n]*", served["onnx"], re.MULTILINE) == [
+        "%import .common (DIAGNOSTIC_LOCATION)"
+    ]
+    assert served["common"] == _text("common")
 
 
 def _is_rule(family: str, name: str) -> bool:
     return re.search(rf"^\??{name}\s*:", _text(family), re.MULTILINE) is not None
+
+
+def test_the_message_loader_names_a_digest_of_every_grammar_file() -> None:
+    # Lark's cache key holds the loader's repr: it changes with any file.
+    digest = hashlib.sha256()
+    for path in sorted(GRAMMARS.glob("*.lark")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    assert digest.hexdigest() in repr(MessageGrammarLoader())
 
 
 def test_a_parser_built_from_the_loaded_grammar_has_the_same_terminals() -> None:
@@ -127,14 +174,19 @@ def test_the_grammar_cache_is_written_once_and_then_read(tmp_path: Path) -> None
     )
     environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     environment.pop("TRTLOG_NO_GRAMMAR_CACHE", None)
+    # The third run as if a grammar file had changed.
+    changed = "import trtlog.parse.grammar as g\ng.grammar_files_digest = lambda: '0' * 64\n"
     logs = [
         subprocess.run(
-            [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+            [sys.executable, "-c", prefix + script], env=environment, capture_output=True, text=True
         ).stderr
-        for _ in range(2)
+        for prefix in ("", "", changed)
     ]
     assert "Saving grammar to cache" in logs[0]
     assert "Loading grammar from cache" in logs[1]
+    assert "Saving grammar to cache" not in logs[1]
+    # (Lark says it is loading when it opens the file, before it compares the key.)
+    assert "Saving grammar to cache" in logs[2]
     assert list((tmp_path / "trtlog").iterdir())
 
 
