@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -29,3 +30,46 @@ def test_tool_is_clean(command: list[str]) -> None:
         pytest.skip(f"{command[0]} is not installed")
     result = subprocess.run([executable, *command[1:]], cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Comments and docstrings give reasons, not the timings that led to them: a measured figure
+# belongs in bench/ and its history in git. What such a narration looks like: a range of times
+# ("0.88-1.07 s"), "took 3.5 s", "five times slower", "the 1 GB benchmark log". Lines that quote
+# TensorRT's own output (between double backquotes) are examples, not narration.
+_NARRATION = re.compile(
+    r"\b\d+(\.\d+)?-\d+(\.\d+)? ?(s|ms|µs|us|MB)\b"
+    r"|\b(took|spent|instead of)\b[^.\n]*\d+(\.\d+)? ?(s|ms|µs|us|%)\b"
+    r"|\b\d+(\.\d+)? ?(ms|µs|us|s) (of|a|per|against|instead)\b"
+    r"|\b(two|three|four|five|ten|several) times (faster|slower|longer)"
+    r"|\b(twice|half) as (long|fast)|a third of the time|benchmark log"
+)
+
+
+def narrations(text: str) -> list[int]:
+    return [
+        number
+        for number, line in enumerate(text.splitlines(), start=1)
+        if _NARRATION.search(line) and "``" not in line
+    ]
+
+
+def test_narrations_are_recognised() -> None:
+    assert narrations("x = 1  # 0.88-1.07 s instead of 0.56-0.63 s\n") == [1]
+    assert narrations('"""It took 3.5 s for the 47,000 layers."""') == [1]
+    assert narrations("# loads five times faster than it builds") == [1]
+    assert (
+        narrations("# slow for a table of thousands of rows\n# ``Total Host Walltime: 3.0 s``")
+        == []
+    )
+
+
+def test_comments_give_reasons_not_timings() -> None:
+    found = {
+        str(path.relative_to(REPO)): lines
+        for path in [
+            *sorted((REPO / "trtlog").rglob("*.py")),
+            *sorted(REPO.glob("core/src/**/*.rs")),
+        ]
+        if (lines := narrations(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"comments that narrate measurements (say why instead): {found}"

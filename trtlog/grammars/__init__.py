@@ -6,6 +6,11 @@ from functools import cache
 from importlib import resources
 
 
+def grammar_text(name: str) -> str:
+    """The text of one ``.lark`` file from the installed package."""
+    return resources.files("trtlog.grammars").joinpath(name).read_text(encoding="utf-8")
+
+
 @cache
 def terminal_pattern(name: str) -> str:
     """The regular expression of terminal ``name`` as a grammar file writes it (``NAME:

@@ -174,9 +174,10 @@ def non_capturing(pattern: str) -> str:
 
 
 def _grammar_cache() -> str | None:
-    """Where Lark keeps the analysed grammar between runs (it loads five times faster than it
-    builds, and Lark rebuilds it when the grammar changes): the user's own cache folder, never
-    a shared temporary one, since the file is a pickle. None to build it every time."""
+    """Where Lark keeps the analysed grammar between runs (loading it is much quicker than
+    analysing the grammar again, and Lark rebuilds it when the grammar changes): the user's own
+    cache folder, never a shared temporary one, since the file is a pickle. None to build it
+    every time."""
     if os.environ.get("TRTLOG_NO_GRAMMAR_CACHE"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
