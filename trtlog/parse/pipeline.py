@@ -51,11 +51,38 @@ def iter_events(
 
 def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
     """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
-    table builders read. Lines are read one by one: no blocks."""
+    table builders read. ``parser.fast``: read by the native core, as a file is; otherwise line
+    by line with the grammar alone."""
     parser = parser or RecordParser()
+    if parser.fast:
+        # The same native core as a file's bytes: the lines are handed to it as bytes.
+        yield from fold(StreamItems(parser).of_chunks(_line_bytes(lines)))
+        return
     segments = numbered_segments(lines, split=parser.split_lines)
-    records = assemble_records(segments, fast=parser.fast)
+    records = assemble_records(segments, fast=False)
     yield from fold(_record_events(records, parser))
+
+
+# Lines are handed to the core in pieces of about this many bytes.
+_LINE_BYTES = 1 << 20
+
+
+def _line_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
+    """The lines as bytes, each ended by one "\\n", in pieces of about ``_LINE_BYTES``."""
+    piece: list[bytes] = []
+    size = 0
+    for line in lines:
+        data = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        piece.append(data)
+        size += len(data)
+        if size >= _LINE_BYTES:
+            yield b"".join(piece)
+            piece.clear()
+            size = 0
+    if piece:
+        yield b"".join(piece)
 
 
 class StreamItems:
