@@ -37,6 +37,19 @@ from trtlog.parse.transform.context import RecordTransformer, split_formats, tex
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 
 
+def reformat_layer_fields(
+    tensor: str, source: str, from_format: str, to_format: str
+) -> dict[str, str]:
+    """The fields of ``reformat_layer_added`` past the head, from its tokens' text (shared with
+    the native core's records, ``trtlog.parse.claimed``)."""
+    return {
+        "tensor": tensor,
+        "source": source,
+        "from_format": from_format,
+        "to_format": to_format.strip(),
+    }
+
+
 def layer_and_variant(subject: str | None) -> tuple[str | None, str | None]:
     """The layer and cuDNN variant of a "Set Tactic Name" line's subject without a tactic id:
     "conv1 (CUDNN)" -> ("conv1", "CUDNN"); a subject without one is the layer alone."""
@@ -202,10 +215,7 @@ class AutotuningRules(RecordTransformer):
     ) -> ReformatLayerAdded:
         return ReformatLayerAdded(
             **self.fields(),
-            tensor=str(tensor),
-            source=str(source),
-            from_format=str(from_format),
-            to_format=str(to_format).strip(),
+            **reformat_layer_fields(str(tensor), str(source), str(from_format), str(to_format)),
         )
 
     def kernel_selected(self, index: Token, kind: Token) -> KernelSelected:
