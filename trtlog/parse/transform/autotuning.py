@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token, v_args
 
@@ -39,7 +40,7 @@ _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
 
 def reformat_layer_fields(
     tensor: str, source: str, from_format: str, to_format: str
-) -> dict[str, str]:
+) -> dict[str, Any]:
     """The fields of ``reformat_layer_added`` past the head, from its tokens' text (shared with
     the native core's records, ``trtlog.parse.claimed``)."""
     return {
