@@ -211,6 +211,7 @@ impl Guards {
         let rules = rules
             .iter()
             .chain(crate::records::RULES.iter())
+            .chain(crate::layers::RULES.iter())
             .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
         Guards {

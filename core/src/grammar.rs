@@ -6,12 +6,14 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 5] = [
+const GRAMMARS: [&str; 7] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
     include_str!("../../trtlog/grammars/onnx.lark"),
     include_str!("../../trtlog/grammars/graph.lark"),
+    include_str!("../../trtlog/grammars/memory.lark"),
+    include_str!("../../trtlog/grammars/phases.lark"),
 ];
 
 /// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.
@@ -55,6 +57,80 @@ pub fn literals(name: &str) -> Vec<&'static str> {
         return found;
     }
     panic!("terminal {name} is not in the grammar as literals")
+}
+
+/// A piece of a terminal's definition: a literal, a pattern (Python's, as written), another
+/// terminal's name, or a symbol of the definition (`|`, `(`, `)`, ...).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Piece {
+    Literal(&'static str),
+    Pattern(&'static str),
+    Name(&'static str),
+    Symbol(char),
+}
+
+/// The pieces of terminal `name`'s definition (`NAME: ...`, continued on lines that start with
+/// `|`), in order. Panics when the grammar lacks it or writes what is not read here (escapes in
+/// literals, flags after patterns): the crate is built with its grammar, and the tests name
+/// every terminal read this way.
+pub fn definition(name: &str) -> Vec<Piece> {
+    let head = format!("{name}: ");
+    for text in GRAMMARS {
+        let mut lines = text.lines();
+        let Some(first) = lines.by_ref().find(|line| line.starts_with(&head)) else {
+            continue;
+        };
+        let continued = lines.take_while(|line| line.trim_start().starts_with('|'));
+        return std::iter::once(&first[head.len()..])
+            .chain(continued)
+            .flat_map(|line| pieces(name, line))
+            .collect();
+    }
+    panic!("terminal {name} is not in the grammar")
+}
+
+fn pieces(name: &str, line: &'static str) -> Vec<Piece> {
+    let mut found = Vec::new();
+    let mut rest = line.trim_start();
+    while let Some(first) = rest.chars().next() {
+        let (piece, length) = match first {
+            '"' => {
+                let end = 1 + rest[1..].find('"').expect("a closed literal");
+                let literal = &rest[1..end];
+                assert!(
+                    !literal.contains('\\'),
+                    "terminal {name}: escapes are not read here"
+                );
+                (Piece::Literal(literal), end + 1)
+            }
+            '/' => {
+                // The pattern ends at the first slash not escaped.
+                let mut escaped = false;
+                let end = 1 + rest[1..]
+                    .char_indices()
+                    .find(|&(_, character)| {
+                        let closes = character == '/' && !escaped;
+                        escaped = character == '\\' && !escaped;
+                        closes
+                    })
+                    .expect("a closed pattern")
+                    .0;
+                let flagged = rest[end + 1..].starts_with(|c: char| c.is_ascii_alphabetic());
+                assert!(!flagged, "terminal {name}: flags are not read here");
+                (Piece::Pattern(&rest[1..end]), end + 1)
+            }
+            c if c.is_ascii_alphanumeric() || c == '_' => {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                (Piece::Name(&rest[..end]), end)
+            }
+            c => (Piece::Symbol(c), c.len_utf8()),
+        };
+        found.push(piece);
+        rest = rest[length..].trim_start();
+    }
+    found
 }
 
 /// The text of one-line rule `name` (`name: ...`), as written.

@@ -10,6 +10,7 @@
 pub mod envelope;
 pub mod forms;
 pub mod grammar;
+pub mod layers;
 pub mod messages;
 pub mod records;
 pub mod scan;

@@ -64,6 +64,10 @@ fn patterns() -> &'static Patterns {
 
 /// Whether a body may be one of these messages (by its first bytes or the phrase it holds).
 pub fn may_be_message(body: &str) -> bool {
+    may_be_known(body) || crate::layers::may_be(body)
+}
+
+fn may_be_known(body: &str) -> bool {
     let Some(first) = body.as_bytes().first() else {
         return false;
     };
@@ -97,8 +101,12 @@ fn rest(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
-/// The body as one of these messages, if it is one in full.
+/// The body as one of these messages or of `layers`' records, if it is one in full.
 pub fn message(body: &str) -> Option<Record> {
+    known_message(body).or_else(|| crate::layers::record(body))
+}
+
+fn known_message(body: &str) -> Option<Record> {
     let patterns = patterns();
     if let Some(step) = starting(&patterns.importer_steps, body) {
         return Some(Record::Step {

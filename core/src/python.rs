@@ -203,6 +203,7 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
         Record::Symbolic { first, second, .. } => {
             (rule, first, second).into_pyobject(py)?.into_any()
         }
+        Record::Layers(found) => return found.into_python(py, rule),
         Record::Plugin {
             already,
             namespace,

@@ -83,6 +83,7 @@ pub enum Record {
         first: String,
         second: String,
     },
+    Layers(crate::layers::LayerRecord),
 }
 
 impl Record {
@@ -111,6 +112,7 @@ impl Record {
             Record::FusionPass { .. } => "fusion_pass_running",
             Record::Plugin { .. } => "plugin_registration",
             Record::Symbolic { rule, .. } => rule,
+            Record::Layers(found) => found.rule(),
         }
     }
 }
@@ -232,8 +234,7 @@ fn runner_id(hex: Option<&str>) -> Result<Option<u64>, ()> {
     Ok(Some(value))
 }
 
-/// The body as one of the records, if it is one in full. The record is chosen by how the
-/// body starts (or the phrase it holds); a body that is not that record in full is declined.
+/// The body as the record its start (or phrase) names, if it is that record in full.
 pub fn record(body: &str) -> Option<Record> {
     let patterns = patterns();
     if body.starts_with("Fastest Tactic: ") {
@@ -317,8 +318,7 @@ fn timing_runner(rest: &str, patterns: &Patterns) -> Option<Record> {
     let (start, runner, id) = runner_suffix(rest)?;
     let layer = (start > 0).then(|| &rest[..start]);
     if let Some(layer) = layer {
-        // A layer name holding another runner suffix: where the lazy subject ends is the
-        // grammar's to decide.
+        // A layer name holding another runner suffix: the grammar decides where it ends.
         if patterns.suffix_anywhere.is_match(&format!("{layer} ")) {
             return None;
         }

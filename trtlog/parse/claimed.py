@@ -18,22 +18,28 @@ from trtlog.events.autotuning import (
     ComputingCosts,
     FastestTactic,
     FormatCombination,
+    ReformatLayerAdded,
     RunnerSkipped,
     TimingRunner,
 )
 from trtlog.events.base import KeywordMakers, TacticId, timed_ms
 from trtlog.events.graph import (
+    ForeignNodeMetadata,
     FusionPassRunning,
     LayerCount,
     LayerRemoved,
     QuantizationParams,
     SymbolicShape,
 )
-from trtlog.events.notes import PluginRegistration
+from trtlog.events.memory import LayerMemory
+from trtlog.events.notes import BuilderNote, PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
+from trtlog.events.phases import PhaseDuration
 from trtlog.parse.rows import NO_PLACE, Item
+from trtlog.parse.transform.autotuning import reformat_layer_fields
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
+    foreign_node_fields,
     fusion_pass_fields,
     layer_count_fields,
     layer_removed_fields,
@@ -42,8 +48,10 @@ from trtlog.parse.transform.graph import (
     symbolic_shape_fields,
     symbolic_tensor_fields,
 )
+from trtlog.parse.transform.memory import layer_memory_fields
 from trtlog.parse.transform.notes import plugin_fields
 from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
+from trtlog.parse.transform.phases import phase_duration_fields
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
@@ -142,6 +150,31 @@ def _symbolic_shape_dimension(head: Head, value: str, symbol: str) -> Item:
     return _make[SymbolicShape](*head, **symbolic_dimension_fields(value, symbol))
 
 
+def _layer_memory(head: Head, layer: str, host: str, device: str, scratch: str | None) -> Item:
+    return _make[LayerMemory](*head, **layer_memory_fields(layer, host, device, scratch))
+
+
+def _reformat_layer_added(
+    head: Head, tensor: str, source: str, from_format: str, to_format: str
+) -> Item:
+    fields = reformat_layer_fields(tensor, source, from_format, to_format)
+    return _make[ReformatLayerAdded](*head, **fields)
+
+
+def _foreign_node_metadata(
+    head: Head, node: str, profile: str | None, metadata: str | None
+) -> Item:
+    return _make[ForeignNodeMetadata](*head, **foreign_node_fields(node, profile, metadata))
+
+
+def _builder_note(head: Head, text: str) -> Item:
+    return _make[BuilderNote](*head, text=text)
+
+
+def _phase_duration(head: Head, phase: str, seconds: str) -> Item:
+    return _make[PhaseDuration](*head, **phase_duration_fields(phase, seconds))
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -164,6 +197,11 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "symbolic_shape": _symbolic_shape,
     "symbolic_shape_tensor": _symbolic_shape_tensor,
     "symbolic_shape_dimension": _symbolic_shape_dimension,
+    "layer_memory": _layer_memory,
+    "reformat_layer_added": _reformat_layer_added,
+    "foreign_node_metadata": _foreign_node_metadata,
+    "builder_note": _builder_note,
+    "phase_duration": _phase_duration,
 }
 
 

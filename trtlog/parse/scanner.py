@@ -69,6 +69,11 @@ _FIRST_TERMINALS = {
     "symbolic_shape": "SHAPE_LAYER_KIND",
     "symbolic_shape_tensor": "SHAPE_TENSOR_ROLE",
     "symbolic_shape_dimension": "SHAPE_DIMENSION",
+    "layer_memory": "'Layer: ",
+    "reformat_layer_added": "'Adding reformat layer: ",
+    "foreign_node_metadata": "'ForeignNode ",
+    "builder_note": "BUILDER_NOTE_TEXT",
+    "phase_duration": "PHASE_NAME",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"

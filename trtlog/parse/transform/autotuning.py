@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token, v_args
 
@@ -35,6 +36,19 @@ from trtlog.parse.transform.context import RecordTransformer, split_formats, tex
 
 # 7.x: "<layer> (<variant>) Set Tactic Name: ..." names a cuDNN variant in parentheses.
 _SUBJECT_VARIANT = re.compile(r"^(?P<layer>.*) \((?P<variant>\w+)\)$")
+
+
+def reformat_layer_fields(
+    tensor: str, source: str, from_format: str, to_format: str
+) -> dict[str, Any]:
+    """The fields of ``reformat_layer_added`` past the head, from its tokens' text (shared with
+    the native core's records, ``trtlog.parse.claimed``)."""
+    return {
+        "tensor": tensor,
+        "source": source,
+        "from_format": from_format,
+        "to_format": to_format.strip(),
+    }
 
 
 def layer_and_variant(subject: str | None) -> tuple[str | None, str | None]:
@@ -202,10 +216,7 @@ class AutotuningRules(RecordTransformer):
     ) -> ReformatLayerAdded:
         return ReformatLayerAdded(
             **self.fields(),
-            tensor=str(tensor),
-            source=str(source),
-            from_format=str(from_format),
-            to_format=str(to_format).strip(),
+            **reformat_layer_fields(str(tensor), str(source), str(from_format), str(to_format)),
         )
 
     def kernel_selected(self, index: Token, kind: Token) -> KernelSelected:

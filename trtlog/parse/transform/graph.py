@@ -37,6 +37,14 @@ def onnx_layers(metadata: str) -> tuple[str, ...]:
 
 # The fields of the rules' events past the head, from their tokens' text: shared with the native
 # core's records (``trtlog.parse.claimed``).
+def foreign_node_fields(node: str, profile: str | None, metadata: str | None) -> dict[str, Any]:
+    return {
+        "node": node,
+        "onnx_layers": onnx_layers(metadata or ""),
+        "profile": 0 if profile is None else int(profile),
+    }
+
+
 def layer_count_fields(stage: str, count: str) -> dict[str, Any]:
     return {
         "stage": stage[len("After ") :] if stage.startswith("After ") else stage,
@@ -163,10 +171,7 @@ class GraphRules(RecordTransformer):
         self, node: Token, profile: Token | None, metadata: Token | None
     ) -> ForeignNodeMetadata:
         return ForeignNodeMetadata(
-            **self.fields(),
-            node=str(node),
-            onnx_layers=onnx_layers(text(metadata) or ""),
-            profile=0 if profile is None else int(profile),
+            **self.fields(), **foreign_node_fields(str(node), text(profile), text(metadata))
         )
 
     def symbolic_shape(self, kind: Token, name: Token) -> SymbolicShape:

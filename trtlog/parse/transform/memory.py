@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from trtlog.events.base import KIB, MIB
@@ -15,7 +17,7 @@ from trtlog.events.memory import (
     MemUsageSnapshot,
     MemUsageStats,
 )
-from trtlog.parse.transform.context import RecordTransformer
+from trtlog.parse.transform.context import RecordTransformer, text
 
 # 8.0 prints "MB" where later versions print "MiB" for the same binary unit.
 _UNIT_BYTES = {
@@ -30,6 +32,17 @@ _UNIT_BYTES = {
 }
 
 
+def layer_memory_fields(layer: str, host: str, device: str, scratch: str | None) -> dict[str, Any]:
+    """The fields of ``layer_memory`` past the head, from its tokens' text (shared with the
+    native core's records, ``trtlog.parse.claimed``)."""
+    return {
+        "layer": layer,
+        "host_persistent": int(host),
+        "device_persistent": int(device),
+        "scratch": None if scratch is None else int(scratch),
+    }
+
+
 @v_args(inline=True)
 class MemoryRules(RecordTransformer):
     def layer_memory(
@@ -37,10 +50,7 @@ class MemoryRules(RecordTransformer):
     ) -> LayerMemory:
         return LayerMemory(
             **self.fields(),
-            layer=str(layer),
-            host_persistent=int(host),
-            device_persistent=int(device),
-            scratch=None if scratch is None else int(scratch),
+            **layer_memory_fields(str(layer), str(host), str(device), text(scratch)),
         )
 
     def memory_total(self, kind: Token, size: Token) -> MemoryTotal:

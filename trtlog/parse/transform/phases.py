@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from trtlog.events.phases import PhaseDuration, PhaseMarker
@@ -23,13 +25,19 @@ def _elapsed(text: str) -> float:
     return days * 86400.0 + int(hours) * 3600.0 + int(minutes) * 60.0 + float(seconds)
 
 
+def phase_duration_fields(phase: str, seconds: str) -> dict[str, Any]:
+    """The fields of ``phase_duration`` past the head, from its tokens' text (shared with the
+    native core's records, ``trtlog.parse.claimed``)."""
+    return {"phase": phase.strip(), "seconds": float(seconds)}
+
+
 @v_args(inline=True)
 class PhaseRules(RecordTransformer):
     def _duration(self, phase: str, seconds: float) -> PhaseDuration:
         return PhaseDuration(**self.fields(), phase=phase, seconds=seconds)
 
     def phase_duration(self, phase: Token, seconds: Token) -> PhaseDuration:
-        return self._duration(str(phase).strip(), float(seconds))
+        return PhaseDuration(**self.fields(), **phase_duration_fields(str(phase), str(seconds)))
 
     def graph_optimization_time(self, seconds: Token) -> PhaseDuration:
         return self._duration("Graph optimization", float(seconds))
