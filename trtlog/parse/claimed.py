@@ -31,6 +31,7 @@ from trtlog.events.graph import (
 )
 from trtlog.events.notes import PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
+from trtlog.parse.claimed_tuning import TUNING_BUILDERS
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
@@ -164,6 +165,7 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "symbolic_shape": _symbolic_shape,
     "symbolic_shape_tensor": _symbolic_shape_tensor,
     "symbolic_shape_dimension": _symbolic_shape_dimension,
+    **TUNING_BUILDERS,
 }
 
 

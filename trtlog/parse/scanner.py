@@ -69,6 +69,13 @@ _FIRST_TERMINALS = {
     "symbolic_shape": "SHAPE_LAYER_KIND",
     "symbolic_shape_tensor": "SHAPE_TENSOR_ROLE",
     "symbolic_shape_dimension": "SHAPE_DIMENSION",
+    "tactic_skipped": "_TACTIC_KEYWORD",
+    "only_tactic": "_TACTIC_KEYWORD",
+    "tactic_pruning": "PRUNED_LAYER",
+    "set_tactic_name": "SET_TACTIC_SUBJECT",
+    # A kernel name without a subject starts with the phrase: the core guards it on its own.
+    "set_tactic_name_without_subject": "_SET_TACTIC_NAME",
+    "timing_cache_hit": "CACHED_SUBJECT",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
