@@ -93,6 +93,8 @@ impl TuningRecord {
 }
 
 const SET_TACTIC_NAME: &str = "Set Tactic Name: ";
+/// _SET_TACTIC_NAME with its space: what follows a subject.
+const AFTER_SUBJECT: &str = " Set Tactic Name: ";
 const CACHED_RESULT: &str = "] got cached result: ";
 const AVAILABLE_TACTICS: &str = " available tactics, ";
 const ONLY_OPTION: &str = " is the only option, timing skipped";
@@ -147,7 +149,7 @@ fn patterns() -> &'static Patterns {
                 r"\A: ({uint}){AVAILABLE_TACTICS}({uint}) unparsable, ({uint}) pruned, ({uint}) remaining after tactic pruning\.\z"
             )),
             kernel_name: compile(format!(
-                r"\A({kernel})(?: Tactic: ({tactic}))?({parameters})?\z"
+                r"\A{kernel}(?: Tactic: {tactic})?{parameters}?\z"
             )),
             cached: compile(format!(r"\A({runner}), tactic ({tactic}), ({number}) ms\z")),
         }
@@ -225,27 +227,34 @@ fn pruning(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
 /// which _SET_TACTIC_NAME then takes with its space; without one the body starts with it.
 fn kernel_name(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
     let first = first_len(body)?;
-    let phrase = format!(" {SET_TACTIC_NAME}");
-    let (subject, rest) = match body[first..].find(&phrase) {
+    let (subject, rest) = match body[first..].find(AFTER_SUBJECT) {
         Some(at) => (
             Some(&body[..first + at]),
-            &body[first + at + phrase.len()..],
+            &body[first + at + AFTER_SUBJECT.len()..],
         ),
         None => {
             let rest = body.strip_prefix(' ').unwrap_or(body);
             (None, rest.strip_prefix(SET_TACTIC_NAME)?)
         }
     };
-    let found = patterns.kernel_name.captures(rest)?;
-    let tactic = match found.get(2) {
-        Some(id) => Some(tactic_value(id.as_str())?),
-        None => None,
+    if !patterns.kernel_name.is_match(rest) {
+        return None;
+    }
+    // The pattern decides; the fields are then cut at the spaces between them, which neither a
+    // kernel name nor an id holds (a capturing match costs several times more).
+    let (kernel, rest) = rest.split_at(rest.find(' ').unwrap_or(rest.len()));
+    let (tactic, parameters) = match rest.strip_prefix(" Tactic: ") {
+        Some(id) => {
+            let (id, parameters) = id.split_at(id.find(' ').unwrap_or(id.len()));
+            (Some(tactic_value(id)?), parameters)
+        }
+        None => (None, rest),
     };
     Some(TuningRecord::KernelName {
         subject: subject.map(str::to_string),
-        kernel: found.get(1)?.as_str().to_string(),
+        kernel: kernel.to_string(),
         tactic,
-        parameters: found.get(3).map(|text| text.as_str().to_string()),
+        parameters: (!parameters.is_empty()).then(|| parameters.to_string()),
     })
 }
 
