@@ -22,7 +22,7 @@ pub enum Kind {
     Plain,
     Named,
     Myelin,
-    /// One of the one-line tuning records (`records`).
+    /// One of the one-line records (`records`, `tuning`).
     Record,
 }
 

@@ -204,3 +204,20 @@ fn claims_only_what_the_guards_let_through() {
         assert!(Guards::none().clear(rule, "x"), "{rule}");
     }
 }
+
+#[test]
+fn lines_of_these_forms_are_read_as_records() {
+    use crate::forms::Kind;
+    for body in [
+        "Tactic: 0 is the only option, timing skipped",
+        "Tactic: 0x0000000000000001 skipped. Scratch requested: 200704, available: 1024",
+        "Conv__25 + Relu Set Tactic Name: maxwell_scudnn_128x32_relu_medium_nn_v1 Tactic: 1",
+        "Set Tactic Name: ampere_sgemm_32x32_sliced1x4_relu_tn_v1 Tactic: 0x0000000000020457",
+        "MatMul-12: 187 available tactics, 1 unparsable, 93 pruned, 94 remaining after tactic pruning.",
+        "x [A -> B] got cached result: Reformat, tactic 0x1, 0.1 ms",
+    ] {
+        assert_eq!(Kind::of(body), Some(Kind::Record), "{body}");
+    }
+    // A tactic's timing stays a timing.
+    assert_eq!(Kind::of("Tactic: 0x1 Time: 0.5"), Some(Kind::Plain));
+}
