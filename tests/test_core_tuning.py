@@ -148,12 +148,13 @@ def test_each_form_is_claimed_as_the_fast_path_makes_it() -> None:
         # TensorRT 8.6.0 trtexec.
         "MatMul-12: 187 available tactics, 1 unparsable, 93 pruned, 94 remaining after tactic "
         "pruning.",
-        # TensorRT 8.5.10 trtexec, with and without a subject; 7.x's cuDNN variant.
+        # TensorRT 8.0.3 trtexec (a decimal id); 8.5.10 without a subject; 7.x's cuDNN variant.
         "Conv__25 + Relu Set Tactic Name: maxwell_scudnn_128x32_relu_medium_nn_v1 Tactic: "
         "1062367460111450758",
         "Set Tactic Name: ampere_sgemm_32x32_sliced1x4_relu_tn_v1 Tactic: 0x0000000000020457 "
         "numSplitK: 1 numBuffers: 0 numKernels: 1",
-        "vgg0_conv4_fwd + vgg0_relu4_fwd (scudnn) Set Tactic Name: volta_scudnn_128x128_relu_v1",
+        "vgg0_conv4_fwd + vgg0_relu4_fwd (scudnn) Set Tactic Name: "
+        "volta_scudnn_128x128_relu_medium_nn_v1",
         # TensorRT 10.16 trtexec.
         "node_max_pool2d [Float(25088,784,28,1) -> Float(6272,196,14,1)] got cached result: "
         "CaskPooling, tactic 0xdd39499496c9cc38, 0.00294885 ms",
