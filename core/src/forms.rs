@@ -22,7 +22,7 @@ pub enum Kind {
     Plain,
     Named,
     Myelin,
-    /// One of the one-line tuning records (`records`).
+    /// One of the one-line records (`records`, `tuning`).
     Record,
 }
 
@@ -33,6 +33,9 @@ impl Kind {
             if rest.starts_with(" Name: ") {
                 return Some(Kind::Named);
             }
+            if crate::tuning::may_be_skipped_tactic(body) {
+                return Some(Kind::Record);
+            }
             let rest = rest.strip_prefix(':').unwrap_or(rest);
             let after = rest.strip_prefix(' ')?.as_bytes().first()?;
             return (after.is_ascii_digit() || *after == b'-').then_some(Kind::Plain);
@@ -41,7 +44,8 @@ impl Kind {
         if myelin.iter().any(|prefix| body.starts_with(prefix)) {
             return Some(Kind::Myelin);
         }
-        crate::records::may_be_record(body).then_some(Kind::Record)
+        let record = crate::tuning::may_be_tuning(body) || crate::records::may_be_record(body);
+        record.then_some(Kind::Record)
     }
 
     /// The grammar rule of a block form (a record's is its own: `Record::rule`).
@@ -212,6 +216,7 @@ impl Guards {
             .iter()
             .chain(crate::records::RULES.iter())
             .chain(crate::layers::RULES.iter())
+            .chain(crate::tuning::RULES.iter())
             .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
         Guards {

@@ -9,6 +9,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::forms::Guards;
 use crate::records::Record;
 use crate::scan::{Piece, Scanner as CoreScanner};
+use crate::tuning::TuningRecord;
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
 /// becomes one string object. Forgotten all at once past this many.
@@ -212,8 +213,52 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
         } => (rule, already, namespace, name, version)
             .into_pyobject(py)?
             .into_any(),
+        Record::Tuning(found) => tuning_record(py, rule, found)?,
     };
     Ok(object.unbind())
+}
+
+/// A tuning record (`tuning`) as `(rule, token, ...)`, as `record` hands on the others.
+fn tuning_record<'py>(
+    py: Python<'py>,
+    rule: Bound<'py, PyString>,
+    found: TuningRecord,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match found {
+        TuningRecord::TacticSkipped { tactic, scratch } => {
+            let (requested, available) = scratch.unzip();
+            (rule, tactic, requested, available)
+                .into_pyobject(py)?
+                .into_any()
+        }
+        TuningRecord::Pruning {
+            layer,
+            available,
+            unparsable,
+            pruned,
+            remaining,
+        } => (rule, layer, available, unparsable, pruned, remaining)
+            .into_pyobject(py)?
+            .into_any(),
+        TuningRecord::KernelName {
+            subject,
+            kernel,
+            tactic,
+            parameters,
+        } => (rule, subject, kernel, tactic, parameters)
+            .into_pyobject(py)?
+            .into_any(),
+        TuningRecord::CacheHit {
+            subject,
+            inputs,
+            outputs,
+            runner,
+            tactic,
+            time,
+        } => (rule, subject, inputs, outputs, runner, tactic, time)
+            .into_pyobject(py)?
+            .into_any(),
+    })
 }
 
 #[pymodule]

@@ -1,6 +1,6 @@
-//! The frequent one-line records of tactic tuning, as their grammar rules read them
-//! (`grammars/autotuning.lark`), one of each kind (or a few) per combination and runner:
-//!
+//! The frequent one-line records of tactic tuning as their grammar rules read them
+//! (`grammars/autotuning.lark`), each claimed only where it is the rule in full, its fields the
+//! rule's tokens (the rarer tuning records are `tuning`'s):
 //! - `fastest_tactic`: "Fastest Tactic: 0x... Time: 0.0123" (8.x-10.x);
 //! - `runner_profiled`: "<layer> (<Runner>) profiling completed in 0.1 seconds. Fastest ...";
 //! - `timing_runner`: "--------------- Timing Runner: <layer> (<Runner>[0x...])";
@@ -9,8 +9,6 @@
 //! - `chose_runner`: ">>>>>>>>>>>>>>> Chose Runner Type: <Runner> Tactic: 0x...";
 //! - `runner_skipped`, `runner_skipped_for_layer`: "<Runner> has no valid tactics for this
 //!   config, skipping" and "Skipping <Runner>: No valid tactics for <layer>".
-//!
-//! Each is claimed only where it is the rule in full; the fields are the rule's tokens.
 
 use regex::Regex;
 use std::sync::OnceLock;
@@ -84,6 +82,7 @@ pub enum Record {
         second: String,
     },
     Layers(crate::layers::LayerRecord),
+    Tuning(crate::tuning::TuningRecord),
 }
 
 impl Record {
@@ -113,6 +112,7 @@ impl Record {
             Record::Plugin { .. } => "plugin_registration",
             Record::Symbolic { rule, .. } => rule,
             Record::Layers(found) => found.rule(),
+            Record::Tuning(found) => found.rule(),
         }
     }
 }

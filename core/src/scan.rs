@@ -12,7 +12,7 @@ use crate::envelope::{may_embed_stamp, opens_record, verbose_prefix_len};
 use std::sync::Arc;
 
 use crate::forms::{timing, Guards, Kind};
-use crate::records::{record, Record};
+use crate::records::Record;
 
 /// What the scanner hands on, in the order of the lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -295,12 +295,9 @@ impl Block {
     /// tries first would take it.
     fn take(&mut self, body: &str, guards: &Guards) -> bool {
         if self.kind == Kind::Record {
-            let Some(found) = record(body) else {
+            let Some(found) = crate::tuning::claimed(body, guards) else {
                 return false;
             };
-            if !guards.clear(found.rule(), body) {
-                return false;
-            }
             self.records.push(found);
             self.lines += 1;
             return true;

@@ -1,11 +1,12 @@
 """The items of the one-line records the native core claims.
 
-The core (``core/src/records.rs``) hands each record on as its grammar rule and the rule's
-tokens, numbers already read. Here each becomes the item the grammar's transformer makes of the
-rule (``trtlog.parse.transform``): format combinations, timing runners and fastest tactics as
-rows (``trtlog.parse.rows``), the others as events, their fields made by the transformer's own
-functions where it has them. ``tests/test_core.py`` compares
-every claimed line with the grammar's event.
+The core (``core/src/records.rs``, ``core/src/tuning.rs``) hands each record on as its grammar
+rule and the rule's tokens, numbers already read. Here each becomes the item the grammar's
+transformer makes of the rule (``trtlog.parse.transform``): format combinations, timing runners,
+fastest tactics and kernel names as rows (``trtlog.parse.rows``), the others as events, their
+fields made by the transformer's own functions where it has them (the rarer tuning records' in
+``trtlog.parse.claimed_tuning``). ``tests/test_core.py`` compares every claimed line with the
+grammar's event.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import BuilderNote, PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.events.phases import PhaseDuration
+from trtlog.parse.claimed_tuning import TUNING_BUILDERS
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.autotuning import reformat_layer_fields
 from trtlog.parse.transform.context import split_formats
@@ -202,6 +204,7 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "foreign_node_metadata": _foreign_node_metadata,
     "builder_note": _builder_note,
     "phase_duration": _phase_duration,
+    **TUNING_BUILDERS,
 }
 
 

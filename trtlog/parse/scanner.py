@@ -11,8 +11,9 @@ a ``ParsedLine`` (format combinations, timing runners, fastest tactics: most oth
 build).
 
 The core also claims the one-line records of tactic tuning (timing runners, format combinations,
-fastest and chosen tactics, computing costs, skipped runners): each comes back as its grammar
-rule and tokens, made into its item by ``trtlog.parse.claimed``.
+fastest and chosen tactics, computing costs, skipped runners and tactics, tactic-pruning counts,
+kernel names, timing-cache hits): each comes back as its grammar rule and tokens, made into its
+item by ``trtlog.parse.claimed``.
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
@@ -74,6 +75,13 @@ _FIRST_TERMINALS = {
     "foreign_node_metadata": "'ForeignNode ",
     "builder_note": "BUILDER_NOTE_TEXT",
     "phase_duration": "PHASE_NAME",
+    "tactic_skipped": "_TACTIC_KEYWORD",
+    "only_tactic": "_TACTIC_KEYWORD",
+    "tactic_pruning": "PRUNED_LAYER",
+    "set_tactic_name": "SET_TACTIC_SUBJECT",
+    # A kernel name without a subject starts with the phrase: the core guards it on its own.
+    "set_tactic_name_without_subject": "_SET_TACTIC_NAME",
+    "timing_cache_hit": "CACHED_SUBJECT",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
