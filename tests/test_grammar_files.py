@@ -190,7 +190,6 @@ def test_the_grammar_cache_is_written_once_and_then_read(tmp_path: Path) -> None
     assert list((tmp_path / "trtlog").iterdir())
 
 
-
 def test_the_envelope_grammar_is_cached_too_and_parses_the_same_from_the_cache(
     tmp_path: Path,
 ) -> None:
@@ -214,6 +213,7 @@ def test_the_envelope_grammar_is_cached_too_and_parses_the_same_from_the_cache(
     # Loaded from the cache, the transformer still makes the envelope: trtexec's, at INFO.
     assert [run.stdout for run in runs] == ["trtexec info Format: ONNX\n"] * 2
     assert [path.name.split("-")[0] for path in (tmp_path / "trtlog").iterdir()] == ["envelope"]
+
 
 # --- the builder's notes ----------------------------------------------------------------------
 
