@@ -190,6 +190,31 @@ def test_the_grammar_cache_is_written_once_and_then_read(tmp_path: Path) -> None
     assert list((tmp_path / "trtlog").iterdir())
 
 
+def test_the_envelope_grammar_is_cached_too_and_parses_the_same_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "import logging, lark\n"
+        "lark.logger.setLevel(logging.DEBUG)\n"
+        "from trtlog.parse.envelope import split_envelope\n"
+        "envelope, body = split_envelope('[07/07/2026-02:10:59] [I] Format: ONNX')\n"
+        "print(envelope.producer, envelope.severity, body)\n"
+    )
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    environment.pop("TRTLOG_NO_GRAMMAR_CACHE", None)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+        )
+        for _ in range(2)
+    ]
+    assert "Saving grammar to cache" in runs[0].stderr
+    assert "Saving grammar to cache" not in runs[1].stderr
+    # Loaded from the cache, the transformer still makes the envelope: trtexec's, at INFO.
+    assert [run.stdout for run in runs] == ["trtexec info Format: ONNX\n"] * 2
+    assert [path.name.split("-")[0] for path in (tmp_path / "trtlog").iterdir()] == ["envelope"]
+
+
 # --- the builder's notes ----------------------------------------------------------------------
 
 # One line per subject, as TensorRT prints them (the corpus's logs).

@@ -9,6 +9,17 @@ class Guards:
 
     def __init__(self, guards: list[tuple[str, list[str]]]) -> None: ...
 
+class StartTerminals:
+    """The terminals a start state of the grammar's lexer tries (patterns widened as by
+    ``widened``), compiled once: whether the lexer can start a text at all."""
+
+    def __init__(self, patterns: list[str]) -> None: ...
+    def may_start(self, text: str) -> bool:
+        """False only when no terminal matches at the start of ``text``."""
+    def first_match(self, text: str) -> int | None:
+        """The index of the first terminal, in the lexer's order, that matches at the start of
+        ``text`` (0 where the patterns did not compile), or None."""
+
 class Scanner:
     """Reads a log's bytes into pieces, in order:
 

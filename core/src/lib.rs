@@ -14,6 +14,7 @@ pub mod layers;
 pub mod messages;
 pub mod records;
 pub mod scan;
+pub mod starts;
 pub mod tuning;
 
 #[cfg(feature = "python")]

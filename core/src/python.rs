@@ -9,6 +9,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::forms::Guards;
 use crate::records::Record;
 use crate::scan::{Piece, Scanner as CoreScanner};
+use crate::starts::StartTerminals as CoreStartTerminals;
 use crate::tuning::TuningRecord;
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
@@ -40,6 +41,34 @@ impl SharedGuards {
         SharedGuards {
             guards: Arc::new(Guards::new(&guards)),
         }
+    }
+}
+
+/// The terminals a start state of the grammar's lexer tries (widened patterns), compiled once:
+/// whether the lexer can start a text at all.
+#[pyclass(module = "trtlog._core", name = "StartTerminals", frozen)]
+struct StartTerminals {
+    starts: CoreStartTerminals,
+}
+
+#[pymethods]
+impl StartTerminals {
+    #[new]
+    fn new(patterns: Vec<String>) -> Self {
+        StartTerminals {
+            starts: CoreStartTerminals::new(&patterns),
+        }
+    }
+
+    /// False only when no terminal matches at the start of `text`.
+    fn may_start(&self, text: &str) -> bool {
+        self.starts.may_start(text)
+    }
+
+    /// The index of the first terminal, in the lexer's order, that matches at the start of
+    /// `text` (0 where the patterns did not compile), or None.
+    fn first_match(&self, text: &str) -> Option<usize> {
+        self.starts.first_match(text)
     }
 }
 
@@ -265,6 +294,7 @@ fn tuning_record<'py>(
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scanner>()?;
     module.add_class::<SharedGuards>()?;
+    module.add_class::<StartTerminals>()?;
     module.add_function(wrap_pyfunction!(widened, module)?)?;
     Ok(())
 }

@@ -12,6 +12,8 @@ from typing import cast
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
+from trtlog.parse.grammar import grammar_cache
+
 # The envelope grammar's file in the package's grammar folder, and its start rule.
 ENVELOPE_GRAMMAR = "envelope.lark"
 ENVELOPE_START = "envelope_line"
@@ -281,7 +283,8 @@ class EnvelopeTransformer(Transformer):
 @cache
 def envelope_parser() -> Lark:
     """The LALR parser of the envelope grammar (``trtlog/grammars/envelope.lark``, read by Lark's
-    own loader from the package), with the transformer applied while parsing."""
+    own loader from the package), with the transformer applied while parsing; kept analysed
+    between runs as the message grammar is (``grammar_cache``)."""
     return Lark.open_from_package(
         "trtlog",
         ENVELOPE_GRAMMAR,
@@ -291,6 +294,7 @@ def envelope_parser() -> Lark:
         lexer="contextual",
         maybe_placeholders=True,
         transformer=EnvelopeTransformer(),
+        cache=grammar_cache("envelope") or False,
     )
 
 

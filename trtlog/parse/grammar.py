@@ -141,7 +141,7 @@ def message_parser() -> Lark:
         lexer="contextual",
         maybe_placeholders=True,
         transformer=message_transformer(),
-        cache=_grammar_cache() or False,
+        cache=grammar_cache("message") or False,
     )
 
 
@@ -173,8 +173,8 @@ def non_capturing(pattern: str) -> str:
     return "".join(out)
 
 
-def _grammar_cache() -> str | None:
-    """Where Lark keeps the analysed grammar between runs (loading it is much quicker than
+def grammar_cache(name: str) -> str | None:
+    """Where Lark keeps grammar ``name`` analysed between runs (loading it is much quicker than
     analysing the grammar again, and Lark rebuilds it when the grammar changes): the user's own
     cache folder, never a shared temporary one, since the file is a pickle. None to build it
     every time."""
@@ -189,4 +189,4 @@ def _grammar_cache() -> str | None:
     if not os.access(folder, os.W_OK):
         return None
     python = f"{sys.version_info[0]}{sys.version_info[1]}"
-    return str(folder / f"message-grammar-py{python}.lark-cache")
+    return str(folder / f"{name}-grammar-py{python}.lark-cache")

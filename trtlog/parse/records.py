@@ -31,8 +31,8 @@ from trtlog.parse.envelope import (
     torch_tensorrt_only,
 )
 from trtlog.parse.fast_path import FastPath, shared_fast_path
-from trtlog.parse.first_terminal import StartTerminals, shared_start_terminals
 from trtlog.parse.grammar import message_parser, message_transformer
+from trtlog.parse.lexer_order import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
 from trtlog.parse.rows import LINE, Item, RowBlock
 from trtlog.parse.scanner import ClaimedRecords, ParsedLine
@@ -76,7 +76,7 @@ class RecordParser:
         self._fast_path = shared_fast_path(self._lark) if fast else None
         # The grammar alone (``fast=False``) is the reference the fast results are tested
         # against: it tries every text with Lark.
-        self._starts: StartTerminals | None = shared_start_terminals(self._lark) if fast else None
+        self._starts: LexerStarts | None = shared_lexer_starts(self._lark) if fast else None
         self._announced: Announcement | None = None
 
     @property

@@ -38,7 +38,7 @@ from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.fast_path import LONGEST_REMEMBERED, FastPath
-from trtlog.parse.lexer_order import start_state_terminals
+from trtlog.parse.lexer_order import start_state_terminals, terminal_name
 from trtlog.parse.reader import may_embed_timestamp, numbered_segments
 from trtlog.parse.rows import Item, RowBlock
 
@@ -128,10 +128,7 @@ def core_guards(lark: Lark) -> tuple[tuple[str, tuple[str, ...]], ...]:
     parser's own): a body one of them matches at its start is not the form's, whatever follows.
     Patterns are Python's; the core widens what Rust reads differently (``grammar.rs``)."""
     terminals = start_state_terminals(lark, _START_RULE)
-    names = [
-        "'" + str(terminal.pattern.value) if terminal.pattern.type == "str" else terminal.name
-        for terminal in terminals
-    ]
+    names = [terminal_name(terminal) for terminal in terminals]
     guards: list[tuple[str, tuple[str, ...]]] = []
     for form, first in _FIRST_TERMINALS.items():
         before = terminals[: names.index(first)] if first in names else None

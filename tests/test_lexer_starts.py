@@ -1,6 +1,6 @@
-"""``StartTerminals`` may say "cannot start" only where the grammar fails on the first character:
-checked with Lark itself on the message bodies of every corpus and sample log and on generated
-texts, for every start rule."""
+"""``LexerStarts`` (answered by the native core) may say "cannot start" only where the grammar
+fails on the first character: checked with Lark itself on the message bodies of every corpus and
+sample log and on generated texts, for every start rule."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from lark.exceptions import UnexpectedInput
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.parse.envelope import split_envelope
-from trtlog.parse.first_terminal import StartTerminals
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_parser
+from trtlog.parse.lexer_order import LexerStarts, StartConflicts
 from trtlog.parse.reader import numbered_segments, open_log
 
 LARK = message_parser()
-STARTS = StartTerminals(LARK)
+STARTS = LexerStarts(LARK)
 # Distinct bodies read per log: enough for every form a log holds, few enough to parse each
 # with Lark four times.
 BODIES_PER_LOG = 3000
@@ -72,3 +72,25 @@ def test_generated_texts_are_refused_only_where_the_grammar_fails(text: str) -> 
 def test_a_foreign_line_is_refused_and_a_message_is_not() -> None:
     assert not STARTS.can_start("message", "    0x55ddd05d3460[enqueue]")
     assert STARTS.can_start("message", "Tactic: 0x0000000000000000 Time: 0.00314842")
+
+
+def test_a_record_whose_first_line_ends_a_terminal_may_start() -> None:
+    # The ONNX importer's banner, 64 dashes to the end of its line, over the line after it: the
+    # terminal ends before the newline, not at the end of the text.
+    banner = "-" * 64
+    text = f"{banner}\nInput filename:   model.onnx"
+    assert STARTS.can_start("message", text)
+    assert not fails_at_first_character("message", text)
+
+
+def test_a_terminal_is_clear_only_where_none_tried_before_it_matches() -> None:
+    conflicts = StartConflicts(LARK, "message")
+    fastest = "'Fastest Tactic: "
+    assert conflicts.clear(fastest, "Fastest Tactic: 0x0000000000000000 Time: 0.00314842")
+    # The profiled runner's lazy subject is tried before the literal: a line holding its phrase
+    # is that message, whatever it starts with.
+    profiled = "Fastest Tactic: x (CaskConvolution) profiling completed in 0.1 ms"
+    assert not conflicts.clear(fastest, profiled)
+    assert conflicts.clear("PROFILED_SUBJECT", profiled)
+    # A terminal the start state does not try is never clear.
+    assert not conflicts.clear("NO_SUCH_TERMINAL", "Fastest Tactic: 0x0 Time: 1")
