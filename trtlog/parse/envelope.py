@@ -12,7 +12,7 @@ from typing import cast
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
-from trtlog.parse.grammar import grammar_cache
+from trtlog.grammars import grammar_cache
 
 # The envelope grammar's file in the package's grammar folder, and its start rule.
 ENVELOPE_GRAMMAR = "envelope.lark"

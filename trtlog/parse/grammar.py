@@ -5,16 +5,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lark import Lark
 from lark.load_grammar import FromPackageLoader, Grammar, PackageResource, load_grammar
 
-from trtlog.grammars import grammar_text
+from trtlog.grammars import grammar_cache, grammar_text
 
 if TYPE_CHECKING:
     from trtlog.parse.transform import MessageTransformer
@@ -171,22 +169,3 @@ def non_capturing(pattern: str) -> str:
         elif character == "(" and not pattern.startswith("?", index + 1):
             out.append("?:")
     return "".join(out)
-
-
-def grammar_cache(name: str) -> str | None:
-    """Where Lark keeps grammar ``name`` analysed between runs (loading it is much quicker than
-    analysing the grammar again, and Lark rebuilds it when the grammar changes): the user's own
-    cache folder, never a shared temporary one, since the file is a pickle. None to build it
-    every time."""
-    if os.environ.get("TRTLOG_NO_GRAMMAR_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    folder = Path(base) / "trtlog"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    python = f"{sys.version_info[0]}{sys.version_info[1]}"
-    return str(folder / f"{name}-grammar-py{python}.lark-cache")
