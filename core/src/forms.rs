@@ -24,6 +24,8 @@ pub enum Kind {
     Myelin,
     /// One of the one-line tuning records (`records`).
     Record,
+    /// One of trtexec's own one-line messages, in its own envelope (`trtexec`).
+    Trtexec,
 }
 
 impl Kind {
@@ -50,7 +52,7 @@ impl Kind {
             Kind::Plain => "tactic_timing",
             Kind::Named => "named_tactic_timing",
             Kind::Myelin => "myelin_trace",
-            Kind::Record => "",
+            Kind::Record | Kind::Trtexec => "",
         }
     }
 }
@@ -139,7 +141,7 @@ pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
             let parameters = (!parameters.is_empty()).then(|| parameters.trim());
             (tactic, time, Some(kernel), parameters)
         }
-        Kind::Myelin | Kind::Record => return None,
+        Kind::Myelin | Kind::Record | Kind::Trtexec => return None,
     };
     Some(Timing {
         tactic: tactic_value(tactic)?,
@@ -211,6 +213,7 @@ impl Guards {
         let rules = rules
             .iter()
             .chain(crate::records::RULES.iter())
+            .chain(crate::trtexec::RULES.iter())
             .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
         Guards {

@@ -6,12 +6,13 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 5] = [
+const GRAMMARS: [&str; 6] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
     include_str!("../../trtlog/grammars/onnx.lark"),
     include_str!("../../trtlog/grammars/graph.lark"),
+    include_str!("../../trtlog/grammars/performance.lark"),
 ];
 
 /// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.

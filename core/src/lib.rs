@@ -13,6 +13,7 @@ pub mod grammar;
 pub mod messages;
 pub mod records;
 pub mod scan;
+pub mod trtexec;
 
 #[cfg(feature = "python")]
 mod python;

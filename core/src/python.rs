@@ -9,6 +9,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::forms::Guards;
 use crate::records::Record;
 use crate::scan::{Piece, Scanner as CoreScanner};
+use crate::trtexec::TrtexecRecord;
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
 /// becomes one string object. Forgotten all at once past this many.
@@ -211,8 +212,29 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
         } => (rule, already, namespace, name, version)
             .into_pyobject(py)?
             .into_any(),
+        Record::Trtexec(found) => trtexec_record(py, rule, found)?,
     };
     Ok(object.unbind())
+}
+
+/// trtexec's own record as `(rule, token, ...)` (see `trtexec`).
+fn trtexec_record<'py>(
+    py: Python<'py>,
+    rule: Bound<'py, PyString>,
+    found: TrtexecRecord,
+) -> PyResult<Bound<'py, PyAny>> {
+    let object = match found {
+        TrtexecRecord::TraceAverage {
+            runs,
+            gpu_latency,
+            host_latency,
+            end_to_end,
+            enqueue,
+        } => (rule, runs, gpu_latency, host_latency, end_to_end, enqueue)
+            .into_pyobject(py)?
+            .into_any(),
+    };
+    Ok(object)
 }
 
 #[pymodule]

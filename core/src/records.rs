@@ -83,6 +83,8 @@ pub enum Record {
         first: String,
         second: String,
     },
+    /// trtexec's own messages, in its own envelope (`trtexec`).
+    Trtexec(crate::trtexec::TrtexecRecord),
 }
 
 impl Record {
@@ -111,6 +113,7 @@ impl Record {
             Record::FusionPass { .. } => "fusion_pass_running",
             Record::Plugin { .. } => "plugin_registration",
             Record::Symbolic { rule, .. } => rule,
+            Record::Trtexec(found) => found.rule(),
         }
     }
 }
@@ -175,7 +178,7 @@ fn patterns() -> &'static Patterns {
         let number = narrowed_terminal("NUMBER");
         // RUNNER_SUFFIX " (<Runner>[0x...])" and RUNNER_NAME, with `\w` read as ASCII word
         // characters (a subset of Python's and of Rust's).
-        let name = ascii_words(&narrowed_terminal("RUNNER_NAME"));
+        let name = narrowed_terminal("RUNNER_NAME").replace(r"\w", "[A-Za-z0-9_]");
         let compile = |pattern: String| Regex::new(&pattern).expect("record pattern");
         Patterns {
             fastest: compile(format!(r"\AFastest Tactic: ({tactic}) Time: ({number})\z")),
@@ -191,10 +194,6 @@ fn patterns() -> &'static Patterns {
             runner_name: compile(format!(r"\A{name}\z")),
         }
     })
-}
-
-fn ascii_words(pattern: &str) -> String {
-    pattern.replace(r"\w", "[A-Za-z0-9_]")
 }
 
 /// The runner suffix `text` ends with, RUNNER_SUFFIX " (<Runner>[0x...])" with the runner's

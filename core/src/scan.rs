@@ -8,7 +8,7 @@
 //! clean segment (no CR, no ANSI escape, no second timestamp), and its body is its form in full
 //! (`forms`). Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
 
-use crate::envelope::{may_embed_stamp, opens_record, verbose_prefix_len};
+use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, verbose_prefix_len};
 use std::sync::Arc;
 
 use crate::forms::{timing, Guards, Kind};
@@ -248,17 +248,25 @@ fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Whether a line may belong to a run: a clean segment in a verbose timing envelope whose body
-/// starts as one of the forms. Returns the envelope's length and the form.
+/// Whether a line may belong to a run: a clean segment in a verbose timing envelope (or
+/// trtexec's own at INFO) whose body starts as one of the forms. Returns the envelope's length
+/// and the form.
 fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
-    let prefix_len = verbose_prefix_len(bytes)?;
+    let (prefix_len, trtexec) = match verbose_prefix_len(bytes) {
+        Some(length) => (length, false),
+        None => (trtexec_info_prefix_len(bytes)?, true),
+    };
     // A CR redraws the line and an escape colours it (both make several segments or change
     // the text); a second timestamp starts a record in the middle.
     if memchr::memchr2(b'\r', 0x1b, bytes).is_some() || may_embed_stamp(line) {
         return None;
     }
-    Some((prefix_len, Kind::of(&line[prefix_len..])?))
+    let body = &line[prefix_len..];
+    if trtexec {
+        return crate::trtexec::may_be_message(body).then_some((prefix_len, Kind::Trtexec));
+    }
+    Some((prefix_len, Kind::of(body)?))
 }
 
 /// The lines of a block being collected.
@@ -302,6 +310,17 @@ impl Block {
                 return false;
             }
             self.records.push(found);
+            self.lines += 1;
+            return true;
+        }
+        if self.kind == Kind::Trtexec {
+            let Some(found) = crate::trtexec::message(body) else {
+                return false;
+            };
+            if !guards.clear(found.rule(), body) {
+                return false;
+            }
+            self.records.push(Record::Trtexec(found));
             self.lines += 1;
             return true;
         }
@@ -356,7 +375,7 @@ impl Block {
                 kernels: Some(taken.kernels),
                 parameters: Some(taken.parameters),
             },
-            Kind::Record => Piece::Records {
+            Kind::Record | Kind::Trtexec => Piece::Records {
                 first_line,
                 prefix: prefix.to_string(),
                 records: taken.records,

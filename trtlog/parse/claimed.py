@@ -31,6 +31,7 @@ from trtlog.events.graph import (
 )
 from trtlog.events.notes import PluginRegistration
 from trtlog.events.onnx import OnnxImporterTrace
+from trtlog.events.performance import TraceAverage
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
@@ -142,6 +143,15 @@ def _symbolic_shape_dimension(head: Head, value: str, symbol: str) -> Item:
     return _make[SymbolicShape](*head, **symbolic_dimension_fields(value, symbol))
 
 
+def _trace_average(
+    head: Head, runs: int, gpu: float, host: float, end_to_end: float | None, enqueue: float
+) -> Item:
+    return _make[TraceAverage](
+        *head, runs=runs, gpu_latency_ms=gpu, host_latency_ms=host, end_to_end_ms=end_to_end,
+        enqueue_ms=enqueue,
+    )  # fmt: skip
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -164,6 +174,7 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "symbolic_shape": _symbolic_shape,
     "symbolic_shape_tensor": _symbolic_shape_tensor,
     "symbolic_shape_dimension": _symbolic_shape_dimension,
+    "trace_average": _trace_average,
 }
 
 

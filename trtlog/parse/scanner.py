@@ -72,6 +72,15 @@ _FIRST_TERMINALS = {
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
+# The same for trtexec's own messages, claimed in its own envelope at INFO ("[ts] [I] "), which
+# the grammar reads with another start rule: its lexer tries other terminals first there.
+_TRTEXEC_FIRST_TERMINALS = {
+    "trace_average": "'Average on ",
+}
+_FIRST_TERMINALS_BY_START = {
+    _START_RULE: _FIRST_TERMINALS,
+    "trtexec_message": _TRTEXEC_FIRST_TERMINALS,
+}
 
 
 class ParsedLine:
@@ -113,20 +122,22 @@ def core_guards(lark: Lark) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Per form the core claims, the patterns of the terminals Lark's lexer tries before the
     form's first terminal at the start of a message (in the lexer's order, which is the
     parser's own): a body one of them matches at its start is not the form's, whatever follows.
-    Patterns are Python's; the core widens what Rust reads differently (``grammar.rs``)."""
-    terminals = start_state_terminals(lark, _START_RULE)
-    names = [
-        "'" + str(terminal.pattern.value) if terminal.pattern.type == "str" else terminal.name
-        for terminal in terminals
-    ]
+    Each form's are read for the start rule its envelope's messages are parsed with. Patterns
+    are Python's; the core widens what Rust reads differently (``grammar.rs``)."""
     guards: list[tuple[str, tuple[str, ...]]] = []
-    for form, first in _FIRST_TERMINALS.items():
-        before = terminals[: names.index(first)] if first in names else None
-        if before is None:
-            # The grammar no longer starts the form this way: the core must not claim it.
-            guards.append((form, ("(",)))
-            continue
-        guards.append((form, tuple(_widened(t.pattern.to_regexp()) for t in before)))
+    for start, first_terminals in _FIRST_TERMINALS_BY_START.items():
+        terminals = start_state_terminals(lark, start)
+        names = [
+            "'" + str(terminal.pattern.value) if terminal.pattern.type == "str" else terminal.name
+            for terminal in terminals
+        ]
+        for form, first in first_terminals.items():
+            before = terminals[: names.index(first)] if first in names else None
+            if before is None:
+                # The grammar no longer starts the form this way: the core must not claim it.
+                guards.append((form, ("(",)))
+                continue
+            guards.append((form, tuple(_widened(t.pattern.to_regexp()) for t in before)))
     return tuple(guards)
 
 
