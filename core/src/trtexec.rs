@@ -60,8 +60,8 @@ fn patterns() -> &'static Patterns {
         let literal = |text: &str| regex::escape(text);
         // "Average on " UINT " runs - GPU latency: " NUMBER " ms - Host latency: " NUMBER
         // " ms (" ["end to end " NUMBER " ms, "] "enqueue " NUMBER " ms)". Each token is
-        // followed by a literal that starts with a space, which no token holds: the lexer's
-        // match of a token (the longest its pattern takes) is the one the whole pattern finds.
+        // followed by a literal that starts with a space, which no token holds: where the whole
+        // pattern matches, each token ends where the lexer's match of it ends.
         let pattern = format!(
             r"\A{}({uint}){}({number}){}({number}){}(?:{}({number}){})?{}({number}){}\z",
             literal(AVERAGE_ON),
