@@ -26,6 +26,8 @@ pub enum Kind {
     Record,
     /// One of trtexec's own one-line messages, in its own envelope (`trtexec`).
     Trtexec,
+    /// A progress monitor's bar, on a line without an envelope (`progress`).
+    Progress,
 }
 
 impl Kind {
@@ -52,7 +54,7 @@ impl Kind {
             Kind::Plain => "tactic_timing",
             Kind::Named => "named_tactic_timing",
             Kind::Myelin => "myelin_trace",
-            Kind::Record | Kind::Trtexec => "",
+            Kind::Record | Kind::Trtexec | Kind::Progress => "",
         }
     }
 }
@@ -141,7 +143,7 @@ pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
             let parameters = (!parameters.is_empty()).then(|| parameters.trim());
             (tactic, time, Some(kernel), parameters)
         }
-        Kind::Myelin | Kind::Record | Kind::Trtexec => return None,
+        Kind::Myelin | Kind::Record | Kind::Trtexec | Kind::Progress => return None,
     };
     Some(Timing {
         tactic: tactic_value(tactic)?,
@@ -213,7 +215,7 @@ impl Guards {
         let rules = rules
             .iter()
             .chain(crate::records::RULES.iter())
-            .chain(crate::trtexec::RULES.iter())
+            .chain(crate::runs::RULES.iter())
             .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
         Guards {

@@ -11,7 +11,9 @@ pub mod envelope;
 pub mod forms;
 pub mod grammar;
 pub mod messages;
+pub mod progress;
 pub mod records;
+pub mod runs;
 pub mod scan;
 pub mod trtexec;
 

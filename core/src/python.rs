@@ -8,8 +8,8 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::forms::Guards;
 use crate::records::Record;
+use crate::runs::RunRecord;
 use crate::scan::{Piece, Scanner as CoreScanner};
-use crate::trtexec::TrtexecRecord;
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
 /// becomes one string object. Forgotten all at once past this many.
@@ -212,25 +212,35 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
         } => (rule, already, namespace, name, version)
             .into_pyobject(py)?
             .into_any(),
-        Record::Trtexec(found) => trtexec_record(py, rule, found)?,
+        Record::Run(found) => run_record(py, rule, found)?,
     };
     Ok(object.unbind())
 }
 
-/// trtexec's own record as `(rule, token, ...)` (see `trtexec`).
-fn trtexec_record<'py>(
+/// A record of the forms around a build as `(rule, token, ...)` (see `runs`); a progress bar's
+/// tokens are followed by its line's text.
+fn run_record<'py>(
     py: Python<'py>,
     rule: Bound<'py, PyString>,
-    found: TrtexecRecord,
+    found: RunRecord,
 ) -> PyResult<Bound<'py, PyAny>> {
     let object = match found {
-        TrtexecRecord::TraceAverage {
+        RunRecord::TraceAverage {
             runs,
             gpu_latency,
             host_latency,
             end_to_end,
             enqueue,
         } => (rule, runs, gpu_latency, host_latency, end_to_end, enqueue)
+            .into_pyobject(py)?
+            .into_any(),
+        RunRecord::Progress {
+            bar,
+            phase,
+            done,
+            total,
+            text,
+        } => (rule, bar, phase, done, total, text)
             .into_pyobject(py)?
             .into_any(),
     };

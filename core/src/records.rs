@@ -83,8 +83,8 @@ pub enum Record {
         first: String,
         second: String,
     },
-    /// trtexec's own messages, in its own envelope (`trtexec`).
-    Trtexec(crate::trtexec::TrtexecRecord),
+    /// The forms printed around a build: trace averages, progress bars (`runs`).
+    Run(crate::runs::RunRecord),
 }
 
 impl Record {
@@ -113,7 +113,7 @@ impl Record {
             Record::FusionPass { .. } => "fusion_pass_running",
             Record::Plugin { .. } => "plugin_registration",
             Record::Symbolic { rule, .. } => rule,
-            Record::Trtexec(found) => found.rule(),
+            Record::Run(found) => found.rule(),
         }
     }
 }

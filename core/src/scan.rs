@@ -12,7 +12,7 @@ use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, ve
 use std::sync::Arc;
 
 use crate::forms::{timing, Guards, Kind};
-use crate::records::{record, Record};
+use crate::records::Record;
 
 /// What the scanner hands on, in the order of the lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,7 +217,9 @@ impl Scanner {
             let number = run.first_line + index as u64;
             // The last line is one record only if the line after it opens one.
             let last = index + 1 == count;
-            let taken = (!last || follows) && block.take(body, &self.guards);
+            // A bare line is read on its own wherever it goes (`progress`).
+            let alone = run.kind == Kind::Progress;
+            let taken = (!last || follows || alone) && block.take(body, &self.guards);
             if taken {
                 continue;
             }
@@ -234,8 +236,9 @@ impl Scanner {
         if block.is_empty() {
             return;
         }
-        // The block's first line opens a record: the text before it ends there.
-        self.flush_text(true);
+        // The block's first line opens a record (a bare line does not): the text before it
+        // ends there.
+        self.flush_text(block.kind != Kind::Progress);
         self.out.push(block.piece(first_line, prefix));
     }
 }
@@ -253,9 +256,10 @@ fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// and the form.
 fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
-    let (prefix_len, trtexec) = match verbose_prefix_len(bytes) {
-        Some(length) => (length, false),
-        None => (trtexec_info_prefix_len(bytes)?, true),
+    let (prefix_len, trtexec) = match (verbose_prefix_len(bytes), trtexec_info_prefix_len(bytes)) {
+        (Some(length), _) => (length, false),
+        (None, Some(length)) => (length, true),
+        (None, None) => return crate::progress::may_be_bar(line).then_some((0, Kind::Progress)),
     };
     // A CR redraws the line and an escape colours it (both make several segments or change
     // the text); a second timestamp starts a record in the middle.
@@ -302,25 +306,14 @@ impl Block {
     /// Adds `body` if it is the block's form in full and no terminal the grammar's lexer
     /// tries first would take it.
     fn take(&mut self, body: &str, guards: &Guards) -> bool {
-        if self.kind == Kind::Record {
-            let Some(found) = record(body) else {
+        if let Some(read) = crate::runs::reader(self.kind) {
+            let Some(found) = read(body) else {
                 return false;
             };
-            if !guards.clear(found.rule(), body) {
+            if !guards.clear(found.rule(), crate::runs::message(&found, body)) {
                 return false;
             }
             self.records.push(found);
-            self.lines += 1;
-            return true;
-        }
-        if self.kind == Kind::Trtexec {
-            let Some(found) = crate::trtexec::message(body) else {
-                return false;
-            };
-            if !guards.clear(found.rule(), body) {
-                return false;
-            }
-            self.records.push(Record::Trtexec(found));
             self.lines += 1;
             return true;
         }
@@ -375,7 +368,7 @@ impl Block {
                 kernels: Some(taken.kernels),
                 parameters: Some(taken.parameters),
             },
-            Kind::Record | Kind::Trtexec => Piece::Records {
+            Kind::Record | Kind::Trtexec | Kind::Progress => Piece::Records {
                 first_line,
                 prefix: prefix.to_string(),
                 records: taken.records,

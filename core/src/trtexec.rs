@@ -13,30 +13,7 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 use crate::grammar::narrowed_terminal;
-
-/// A one-line message of trtexec's own.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TrtexecRecord {
-    TraceAverage {
-        runs: i64,
-        gpu_latency: f64,
-        host_latency: f64,
-        end_to_end: Option<f64>,
-        enqueue: f64,
-    },
-}
-
-impl TrtexecRecord {
-    /// The grammar rule the record is.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            TrtexecRecord::TraceAverage { .. } => "trace_average",
-        }
-    }
-}
-
-/// Every rule a record may be (for the guards each needs, read for `trtexec_message`).
-pub const RULES: [&str; 1] = ["trace_average"];
+use crate::runs::RunRecord;
 
 /// The grammar's own literals of `trace_average` (`tests` checks the rule still says so).
 const AVERAGE_ON: &str = "Average on ";
@@ -85,13 +62,13 @@ pub fn may_be_message(body: &str) -> bool {
 }
 
 /// The body as one of these messages, if it is one in full.
-pub fn message(body: &str) -> Option<TrtexecRecord> {
+pub fn message(body: &str) -> Option<RunRecord> {
     if !body.starts_with(AVERAGE_ON) {
         return None;
     }
     let found = patterns().trace_average.captures(body)?;
     let number = |group: usize| found.get(group)?.as_str().parse::<f64>().ok();
-    Some(TrtexecRecord::TraceAverage {
+    Some(RunRecord::TraceAverage {
         // A count beyond 64 signed bits (a corrupted log) is left to the grammar, which keeps
         // it as no value and counts it.
         runs: found.get(1)?.as_str().parse().ok()?,

@@ -29,9 +29,10 @@ from trtlog.events.graph import (
     QuantizationParams,
     SymbolicShape,
 )
-from trtlog.events.notes import PluginRegistration
+from trtlog.events.notes import PluginRegistration, ProgressUpdate
 from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.events.performance import TraceAverage
+from trtlog.parse.envelope import Envelope
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
@@ -43,7 +44,7 @@ from trtlog.parse.transform.graph import (
     symbolic_shape_fields,
     symbolic_tensor_fields,
 )
-from trtlog.parse.transform.notes import plugin_fields
+from trtlog.parse.transform.notes import plugin_fields, progress_fields
 from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
@@ -152,6 +153,10 @@ def _trace_average(
     )  # fmt: skip
 
 
+def _progress_update(head: Head, bar: str, phase: str, done: int, total: int, _text: str) -> Item:
+    return _make[ProgressUpdate](*head, **progress_fields(bar, phase, done, total))
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -175,6 +180,7 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "symbolic_shape_tensor": _symbolic_shape_tensor,
     "symbolic_shape_dimension": _symbolic_shape_dimension,
     "trace_average": _trace_average,
+    "progress_update": _progress_update,
 }
 
 
@@ -184,4 +190,16 @@ def claimed_item(record: tuple[Any, ...], head: Head) -> Item:
     return BUILDERS[rule](head, *tokens)
 
 
-__all__ = ["BUILDERS", "claimed_item"]
+def read_item(
+    read: dict[int, tuple[Any, ...]] | None, line: int, envelope: Envelope
+) -> Item | None:
+    """The item of bare line ``line`` in ``envelope``, where the core read it (``read``, by line
+    number: ``trtlog.parse.assembly``); else None."""
+    found = None if read is None else read.get(line)
+    if found is None:
+        return None
+    head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
+    return claimed_item(found, head)
+
+
+__all__ = ["BUILDERS", "claimed_item", "read_item"]

@@ -70,6 +70,7 @@ _FIRST_TERMINALS = {
     "symbolic_shape": "SHAPE_LAYER_KIND",
     "symbolic_shape_tensor": "SHAPE_TENSOR_ROLE",
     "symbolic_shape_dimension": "SHAPE_DIMENSION",
+    "progress_update": "PROGRESS_BAR",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
@@ -107,9 +108,27 @@ class ClaimedRecords:
         self.items = items
 
 
+class BareLines:
+    """Consecutive lines without an envelope that the core read (a progress monitor's bars):
+    lines ``first_line`` onwards, each its text as the reader cleans it and its record's rule and
+    tokens. Where each goes, and whether it is parsed on its own, is the record parser's to
+    decide (``trtlog.parse.assembly``)."""
+
+    __slots__ = ("first_line", "records")
+
+    def __init__(self, first_line: int, records: list[tuple[Any, ...]]) -> None:
+        self.first_line = first_line
+        self.records = records
+
+    def lines(self) -> Iterator[tuple[int, str, tuple[Any, ...]]]:
+        """(line number, text, record) of each line; the text is the record's last token."""
+        for number, record in enumerate(self.records, start=self.first_line):
+            yield number, record[-1], record
+
+
 # What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
-# already, records the core claimed, or a block.
-Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | RowBlock
+# already, records the core claimed, bare lines it read, or a block.
+Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | BareLines | RowBlock
 
 
 def byte_chunks(stream: BinaryIO, size: int = _READ_BYTES) -> Iterator[bytes]:
@@ -178,6 +197,10 @@ class CoreScanner:
         if kind == 0:
             _, first_line, text, record_follows = piece
             yield from self._lines(first_line, text, record_follows)
+            return
+        if kind == 3 and not piece[2]:
+            # No envelope: lines under the record above, or records of their own.
+            yield BareLines(piece[1], piece[3])
             return
         envelope = self._envelope(piece[2])
         if kind == 3:
@@ -267,4 +290,12 @@ def _array(typecode: str, data: bytes) -> array[Any]:
     return values
 
 
-__all__ = ["ClaimedRecords", "CoreScanner", "ParsedLine", "Scanned", "byte_chunks", "core_guards"]
+__all__ = [
+    "BareLines",
+    "ClaimedRecords",
+    "CoreScanner",
+    "ParsedLine",
+    "Scanned",
+    "byte_chunks",
+    "core_guards",
+]

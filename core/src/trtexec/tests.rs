@@ -2,6 +2,7 @@ use super::*;
 use crate::forms::Guards;
 use crate::grammar::rule_text;
 use crate::records::Record;
+use crate::runs::RunRecord;
 use crate::scan::{Piece, Scanner};
 
 #[test]
@@ -21,7 +22,7 @@ fn trace_averages_of_8_4_and_later() {
     assert!(may_be_message(body));
     assert_eq!(
         message(body),
-        Some(TrtexecRecord::TraceAverage {
+        Some(RunRecord::TraceAverage {
             runs: 10,
             gpu_latency: 0.0433136,
             host_latency: 0.0513611,
@@ -37,7 +38,7 @@ fn trace_averages_with_end_to_end_of_7_1_to_8_2() {
     let body = "Average on 3 runs - GPU latency: 1.96852 ms - Host latency: 2.10776 ms (end to end 2.12201 ms, enqueue 1.98582 ms)";
     assert_eq!(
         message(body),
-        Some(TrtexecRecord::TraceAverage {
+        Some(RunRecord::TraceAverage {
             runs: 3,
             gpu_latency: 1.96852,
             host_latency: 2.10776,
@@ -71,7 +72,7 @@ fn near_misses_are_declined() {
 #[test]
 fn numbers_in_every_spelling_the_grammar_takes() {
     let body = "Average on 0 runs - GPU latency: inf ms - Host latency: -1.5e+3 ms (end to end .5 ms, enqueue 1. ms)";
-    let Some(TrtexecRecord::TraceAverage {
+    let Some(RunRecord::TraceAverage {
         runs,
         gpu_latency,
         host_latency,
@@ -114,9 +115,7 @@ fn claimed(pieces: &[Piece]) -> Vec<(u64, &str, usize)> {
                 prefix,
                 records,
             } => {
-                assert!(records
-                    .iter()
-                    .all(|found| matches!(found, Record::Trtexec(_))));
+                assert!(records.iter().all(|found| matches!(found, Record::Run(_))));
                 Some((*first_line, prefix.as_str(), records.len()))
             }
             _ => None,
