@@ -19,7 +19,8 @@ const KNOWN_KERNELS: usize = 100_000;
 /// `(0, first_line, text, record_follows)`, `(1, first_line, envelope, tactic ids (bytes of
 /// native u64), times (bytes of native f64), kernels or None, parameters or None)`, and
 /// `(2, first_line, envelope, lines, bodies)` and `(3, first_line, envelope, records)`, each
-/// record a tuple of its grammar rule and its tokens (see `record`).
+/// record a tuple of its grammar rule and its tokens (see `record`); an empty envelope: bare
+/// lines read as their form, each record ending in the line's text (see `run_record`).
 #[pyclass(module = "trtlog._core")]
 struct Scanner {
     core: CoreScanner,

@@ -40,7 +40,8 @@ pub enum Piece {
         lines: usize,
         bodies: String,
     },
-    /// One-line tuning records in envelope `prefix`, one per line.
+    /// One-line records in envelope `prefix`, one per line; with no prefix, bare lines read as
+    /// their form (`progress`), which are no records of their own.
     Records {
         first_line: u64,
         prefix: String,

@@ -13,7 +13,9 @@ build).
 The core also claims the one-line records of tactic tuning (timing runners, format combinations,
 fastest and chosen tactics, computing costs, skipped runners), and trtexec's trace averages in
 its own envelope ("[ts] [I] Average on 10 runs - ..."): each comes back as its grammar rule and
-tokens, made into its item by ``trtlog.parse.claimed``.
+tokens, made into its item by ``trtlog.parse.claimed``. It reads a progress monitor's bars,
+lines without an envelope, too (``BareLines``): their tokens are used only where the grammar
+leaves such a line to be parsed on its own (``trtlog.parse.assembly``).
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
