@@ -6,7 +6,8 @@
 //! with its line number, for the grammar. A run line is only claimed where it is one record:
 //! the line after it opens a record of its own (so it has no continuation lines), it is one
 //! clean segment (no CR, no ANSI escape, no second timestamp), and its body is its form in full
-//! (`forms`). Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
+//! (`forms`). A progress bar's line has no envelope and is read, not claimed (`progress`).
+//! Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
 
 use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, verbose_prefix_len};
 use std::sync::Arc;
@@ -253,14 +254,16 @@ fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether a line may belong to a run: a clean segment in a verbose timing envelope (or
-/// trtexec's own at INFO) whose body starts as one of the forms. Returns the envelope's length
-/// and the form.
+/// trtexec's own at INFO) whose body starts as one of the forms, or a progress bar without an
+/// envelope (of length 0). Returns the envelope's length and the form.
 fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
-    let (prefix_len, trtexec) = match (verbose_prefix_len(bytes), trtexec_info_prefix_len(bytes)) {
-        (Some(length), _) => (length, false),
-        (None, Some(length)) => (length, true),
-        (None, None) => return crate::progress::may_be_bar(line).then_some((0, Kind::Progress)),
+    let (prefix_len, trtexec) = if let Some(length) = verbose_prefix_len(bytes) {
+        (length, false)
+    } else if let Some(length) = trtexec_info_prefix_len(bytes) {
+        (length, true)
+    } else {
+        return crate::progress::may_be_bar(line).then_some((0, Kind::Progress));
     };
     // A CR redraws the line and an escape colours it (both make several segments or change
     // the text); a second timestamp starts a record in the middle.
