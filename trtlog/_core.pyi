@@ -27,7 +27,10 @@ class Scanner:
     - ``(1, first_line, envelope, tactic_ids, times, kernels, parameters)``: one-line tactic
       timings; ids and times as bytes of native u64 and f64, kernels and parameters lists where
       the lines name them, else None;
-    - ``(2, first_line, envelope, lines, bodies)``: one-line Myelin trace rows.
+    - ``(2, first_line, envelope, lines, bodies)``: one-line Myelin trace rows;
+    - ``(3, first_line, envelope, records)``: one-line records, each its grammar rule and tokens;
+      with an empty envelope, lines without one read as their form (a progress monitor's bars),
+      each record's last token the line's text.
     """
 
     def __init__(self, guards: Guards, first_line: int = 1) -> None: ...

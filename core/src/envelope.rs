@@ -38,6 +38,17 @@ pub fn verbose_prefix_len(line: &[u8]) -> Option<usize> {
     None
 }
 
+/// trtexec's own envelope at INFO, stamp, space, `[I] ` (as printed since 7.x): its length, if
+/// `line` starts with it. The grammar reads a `[TRT]` tag after it as the library's envelope: a
+/// body that starts with "[" is not known here.
+pub fn trtexec_info_prefix_len(line: &[u8]) -> Option<usize> {
+    const TAG: &[u8] = b" [I] ";
+    let valid = starts_with_stamp(line)
+        && line[STAMP_LEN..].starts_with(TAG)
+        && line.get(STAMP_LEN + TAG.len()) != Some(&b'[');
+    valid.then_some(STAMP_LEN + TAG.len())
+}
+
 /// Whether a `[MM/DD/YYYY-HH:MM:SS]` stamp may start after the first character of `line` (the
 /// Python reader then splits the line there). Python's `\d` takes every Unicode digit: any
 /// character beyond ASCII counts as one here, so this says yes at least where Python splits.
@@ -103,6 +114,26 @@ mod tests {
         assert_eq!(verbose_prefix_len(b"[TRT] [V] Tactic: 0x2 Time: 0.2"), None);
         assert_eq!(
             verbose_prefix_len(b"[07/07/2026-02:1a:09] [V] [TRT] x"),
+            None
+        );
+    }
+
+    #[test]
+    fn trtexec_info_prefix() {
+        // TensorRT 8.6 trtexec inference (hackathon corpus log).
+        let line = b"[03/25/2023-07:13:26] [I] Average on 10 runs - GPU latency: 0.0433136 ms";
+        assert_eq!(trtexec_info_prefix_len(line), Some(26));
+        // The library's messages at INFO, and trtexec's other levels, are not this envelope.
+        assert_eq!(
+            trtexec_info_prefix_len(b"[03/25/2023-07:13:26] [I] [TRT] Loaded engine"),
+            None
+        );
+        assert_eq!(
+            trtexec_info_prefix_len(b"[03/25/2023-07:13:26] [W] Average on 10 runs"),
+            None
+        );
+        assert_eq!(
+            trtexec_info_prefix_len(b"[03/25/2023-07:13:26][I] Average on 10 runs"),
             None
         );
     }

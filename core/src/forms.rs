@@ -24,6 +24,10 @@ pub enum Kind {
     Myelin,
     /// One of the one-line records (`records`, `tuning`).
     Record,
+    /// One of trtexec's own one-line messages, in its own envelope (`trtexec`).
+    Trtexec,
+    /// A progress monitor's bar, on a line without an envelope (`progress`).
+    Progress,
 }
 
 impl Kind {
@@ -54,7 +58,7 @@ impl Kind {
             Kind::Plain => "tactic_timing",
             Kind::Named => "named_tactic_timing",
             Kind::Myelin => "myelin_trace",
-            Kind::Record => "",
+            Kind::Record | Kind::Trtexec | Kind::Progress => "",
         }
     }
 }
@@ -143,7 +147,7 @@ pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
             let parameters = (!parameters.is_empty()).then(|| parameters.trim());
             (tactic, time, Some(kernel), parameters)
         }
-        Kind::Myelin | Kind::Record => return None,
+        Kind::Myelin | Kind::Record | Kind::Trtexec | Kind::Progress => return None,
     };
     Some(Timing {
         tactic: tactic_value(tactic)?,
@@ -217,6 +221,7 @@ impl Guards {
             .chain(crate::records::RULES.iter())
             .chain(crate::layers::RULES.iter())
             .chain(crate::tuning::RULES.iter())
+            .chain(crate::runs::RULES.iter())
             .map(|rule| (rule.to_string(), Guard::Shared(0)))
             .collect();
         Guards {

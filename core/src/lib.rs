@@ -12,9 +12,12 @@ pub mod forms;
 pub mod grammar;
 pub mod layers;
 pub mod messages;
+pub mod progress;
 pub mod records;
+pub mod runs;
 pub mod scan;
 pub mod starts;
+pub mod trtexec;
 pub mod tuning;
 
 #[cfg(feature = "python")]

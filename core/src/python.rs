@@ -8,6 +8,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::forms::Guards;
 use crate::records::Record;
+use crate::runs::RunRecord;
 use crate::scan::{Piece, Scanner as CoreScanner};
 use crate::starts::StartTerminals as CoreStartTerminals;
 use crate::tuning::TuningRecord;
@@ -20,7 +21,8 @@ const KNOWN_KERNELS: usize = 100_000;
 /// `(0, first_line, text, record_follows)`, `(1, first_line, envelope, tactic ids (bytes of
 /// native u64), times (bytes of native f64), kernels or None, parameters or None)`, and
 /// `(2, first_line, envelope, lines, bodies)` and `(3, first_line, envelope, records)`, each
-/// record a tuple of its grammar rule and its tokens (see `record`).
+/// record a tuple of its grammar rule and its tokens (see `record`); an empty envelope: bare
+/// lines read as their form, each record ending in the line's text (see `run_record`).
 #[pyclass(module = "trtlog._core")]
 struct Scanner {
     core: CoreScanner,
@@ -243,6 +245,7 @@ fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
             .into_pyobject(py)?
             .into_any(),
         Record::Tuning(found) => tuning_record(py, rule, found)?,
+        Record::Run(found) => run_record(py, rule, found)?,
     };
     Ok(object.unbind())
 }
@@ -288,6 +291,36 @@ fn tuning_record<'py>(
             .into_pyobject(py)?
             .into_any(),
     })
+}
+
+/// A record of the forms around a build as `(rule, token, ...)` (see `runs`); a progress bar's
+/// tokens are followed by its line's text.
+fn run_record<'py>(
+    py: Python<'py>,
+    rule: Bound<'py, PyString>,
+    found: RunRecord,
+) -> PyResult<Bound<'py, PyAny>> {
+    let object = match found {
+        RunRecord::TraceAverage {
+            runs,
+            gpu_latency,
+            host_latency,
+            end_to_end,
+            enqueue,
+        } => (rule, runs, gpu_latency, host_latency, end_to_end, enqueue)
+            .into_pyobject(py)?
+            .into_any(),
+        RunRecord::Progress {
+            bar,
+            phase,
+            done,
+            total,
+            text,
+        } => (rule, bar, phase, done, total, text)
+            .into_pyobject(py)?
+            .into_any(),
+    };
+    Ok(object)
 }
 
 #[pymodule]

@@ -83,6 +83,8 @@ pub enum Record {
     },
     Layers(crate::layers::LayerRecord),
     Tuning(crate::tuning::TuningRecord),
+    /// The forms printed around a build: trace averages, progress bars (`runs`).
+    Run(crate::runs::RunRecord),
 }
 
 impl Record {
@@ -113,6 +115,7 @@ impl Record {
             Record::Symbolic { rule, .. } => rule,
             Record::Layers(found) => found.rule(),
             Record::Tuning(found) => found.rule(),
+            Record::Run(found) => found.rule(),
         }
     }
 }
@@ -177,7 +180,7 @@ fn patterns() -> &'static Patterns {
         let number = narrowed_terminal("NUMBER");
         // RUNNER_SUFFIX " (<Runner>[0x...])" and RUNNER_NAME, with `\w` read as ASCII word
         // characters (a subset of Python's and of Rust's).
-        let name = ascii_words(&narrowed_terminal("RUNNER_NAME"));
+        let name = narrowed_terminal("RUNNER_NAME").replace(r"\w", "[A-Za-z0-9_]");
         let compile = |pattern: String| Regex::new(&pattern).expect("record pattern");
         Patterns {
             fastest: compile(format!(r"\AFastest Tactic: ({tactic}) Time: ({number})\z")),
@@ -193,10 +196,6 @@ fn patterns() -> &'static Patterns {
             runner_name: compile(format!(r"\A{name}\z")),
         }
     })
-}
-
-fn ascii_words(pattern: &str) -> String {
-    pattern.replace(r"\w", "[A-Za-z0-9_]")
 }
 
 /// The runner suffix `text` ends with, RUNNER_SUFFIX " (<Runner>[0x...])" with the runner's

@@ -6,9 +6,10 @@
 //! with its line number, for the grammar. A run line is only claimed where it is one record:
 //! the line after it opens a record of its own (so it has no continuation lines), it is one
 //! clean segment (no CR, no ANSI escape, no second timestamp), and its body is its form in full
-//! (`forms`). Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
+//! (`forms`). A progress bar's line has no envelope and is read, not claimed (`progress`).
+//! Bytes are fed in pieces of any size (`feed`); `finish` ends the input.
 
-use crate::envelope::{may_embed_stamp, opens_record, verbose_prefix_len};
+use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, verbose_prefix_len};
 use std::sync::Arc;
 
 use crate::forms::{timing, Guards, Kind};
@@ -40,7 +41,8 @@ pub enum Piece {
         lines: usize,
         bodies: String,
     },
-    /// One-line tuning records in envelope `prefix`, one per line.
+    /// One-line records in envelope `prefix`, one per line; with no prefix, bare lines read as
+    /// their form (`progress`), which are no records of their own.
     Records {
         first_line: u64,
         prefix: String,
@@ -217,7 +219,9 @@ impl Scanner {
             let number = run.first_line + index as u64;
             // The last line is one record only if the line after it opens one.
             let last = index + 1 == count;
-            let taken = (!last || follows) && block.take(body, &self.guards);
+            // A bare line is read on its own wherever it goes (`progress`).
+            let alone = run.kind == Kind::Progress;
+            let taken = (!last || follows || alone) && block.take(body, &self.guards);
             if taken {
                 continue;
             }
@@ -234,8 +238,9 @@ impl Scanner {
         if block.is_empty() {
             return;
         }
-        // The block's first line opens a record: the text before it ends there.
-        self.flush_text(true);
+        // The block's first line opens a record (a bare line does not): the text before it
+        // ends there.
+        self.flush_text(block.kind != Kind::Progress);
         self.out.push(block.piece(first_line, prefix));
     }
 }
@@ -248,17 +253,28 @@ fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Whether a line may belong to a run: a clean segment in a verbose timing envelope whose body
-/// starts as one of the forms. Returns the envelope's length and the form.
+/// Whether a line may belong to a run: a clean segment in a verbose timing envelope (or
+/// trtexec's own at INFO) whose body starts as one of the forms, or a progress bar without an
+/// envelope (of length 0). Returns the envelope's length and the form.
 fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
-    let prefix_len = verbose_prefix_len(bytes)?;
+    let (prefix_len, trtexec) = if let Some(length) = verbose_prefix_len(bytes) {
+        (length, false)
+    } else if let Some(length) = trtexec_info_prefix_len(bytes) {
+        (length, true)
+    } else {
+        return crate::progress::may_be_bar(line).then_some((0, Kind::Progress));
+    };
     // A CR redraws the line and an escape colours it (both make several segments or change
     // the text); a second timestamp starts a record in the middle.
     if memchr::memchr2(b'\r', 0x1b, bytes).is_some() || may_embed_stamp(line) {
         return None;
     }
-    Some((prefix_len, Kind::of(&line[prefix_len..])?))
+    let body = &line[prefix_len..];
+    if trtexec {
+        return crate::trtexec::may_be_message(body).then_some((prefix_len, Kind::Trtexec));
+    }
+    Some((prefix_len, Kind::of(body)?))
 }
 
 /// The lines of a block being collected.
@@ -298,6 +314,17 @@ impl Block {
             let Some(found) = crate::tuning::claimed(body, guards) else {
                 return false;
             };
+            self.records.push(found);
+            self.lines += 1;
+            return true;
+        }
+        if let Some(read) = crate::runs::reader(self.kind) {
+            let Some(found) = read(body) else {
+                return false;
+            };
+            if !guards.clear(found.rule(), crate::runs::message(&found, body)) {
+                return false;
+            }
             self.records.push(found);
             self.lines += 1;
             return true;
@@ -353,7 +380,7 @@ impl Block {
                 kernels: Some(taken.kernels),
                 parameters: Some(taken.parameters),
             },
-            Kind::Record => Piece::Records {
+            Kind::Record | Kind::Trtexec | Kind::Progress => Piece::Records {
                 first_line,
                 prefix: prefix.to_string(),
                 records: taken.records,

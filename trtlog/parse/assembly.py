@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.rows import RowBlock
-from trtlog.parse.scanner import ClaimedRecords, ParsedLine
+from trtlog.parse.scanner import BareLines, ClaimedRecords, ParsedLine
 
 if TYPE_CHECKING:
     from trtlog.parse.scanner import Scanned
@@ -33,6 +33,9 @@ class Record:
     body: str
     # (line number, text) of each bare line under it; most records have none.
     continuation: list[tuple[int, str]] = field(default_factory=list)
+    # By line number, the rule and tokens the native core read of a bare line of the record
+    # (``BareLines``): its item where the line is parsed on its own.
+    read: dict[int, tuple[Any, ...]] | None = None
 
 
 def assemble_records(
@@ -44,6 +47,19 @@ def assemble_records(
     pending: Record | None = None
     cache = EnvelopeCache() if fast else None
     for segment in segments:
+        if type(segment) is BareLines:
+            # Each goes where the bare line of its text would go, its record beside it.
+            for number, text, read in segment.lines():
+                if pending is not None and pending.envelope is not NO_ENVELOPE:
+                    pending.continuation.append((number, text))
+                else:
+                    if pending is not None:
+                        yield pending
+                    pending = Record(number, text, NO_ENVELOPE, text)
+                if pending.read is None:
+                    pending.read = {}
+                pending.read[number] = read
+            continue
         if type(segment) in _SCANNED_RECORDS:
             # A block's lines (a parsed line) have envelopes of their own: it closes the
             # record above.

@@ -33,10 +33,12 @@ from trtlog.events.graph import (
     SymbolicShape,
 )
 from trtlog.events.memory import LayerMemory
-from trtlog.events.notes import BuilderNote, PluginRegistration
+from trtlog.events.notes import BuilderNote, PluginRegistration, ProgressUpdate
 from trtlog.events.onnx import OnnxImporterTrace
+from trtlog.events.performance import TraceAverage
 from trtlog.events.phases import PhaseDuration
 from trtlog.parse.claimed_tuning import TUNING_BUILDERS
+from trtlog.parse.envelope import Envelope
 from trtlog.parse.rows import NO_PLACE, Item
 from trtlog.parse.transform.autotuning import reformat_layer_fields
 from trtlog.parse.transform.context import split_formats
@@ -51,7 +53,7 @@ from trtlog.parse.transform.graph import (
     symbolic_tensor_fields,
 )
 from trtlog.parse.transform.memory import layer_memory_fields
-from trtlog.parse.transform.notes import plugin_fields
+from trtlog.parse.transform.notes import plugin_fields, progress_fields
 from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
 from trtlog.parse.transform.phases import phase_duration_fields
 
@@ -177,6 +179,19 @@ def _phase_duration(head: Head, phase: str, seconds: str) -> Item:
     return _make[PhaseDuration](*head, **phase_duration_fields(phase, seconds))
 
 
+def _trace_average(
+    head: Head, runs: int, gpu: float, host: float, end_to_end: float | None, enqueue: float
+) -> Item:
+    return _make[TraceAverage](
+        *head, runs=runs, gpu_latency_ms=gpu, host_latency_ms=host, end_to_end_ms=end_to_end,
+        enqueue_ms=enqueue,
+    )  # fmt: skip
+
+
+def _progress_update(head: Head, bar: str, phase: str, done: int, total: int, _text: str) -> Item:
+    return _make[ProgressUpdate](*head, **progress_fields(bar, phase, done, total))
+
+
 # Per grammar rule (the core names each record by its rule), how its item is made.
 BUILDERS: dict[str, Callable[..., Item]] = {
     "fastest_tactic": _fastest_tactic,
@@ -205,6 +220,8 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "builder_note": _builder_note,
     "phase_duration": _phase_duration,
     **TUNING_BUILDERS,
+    "trace_average": _trace_average,
+    "progress_update": _progress_update,
 }
 
 
@@ -214,4 +231,16 @@ def claimed_item(record: tuple[Any, ...], head: Head) -> Item:
     return BUILDERS[rule](head, *tokens)
 
 
-__all__ = ["BUILDERS", "claimed_item"]
+def read_item(
+    read: dict[int, tuple[Any, ...]] | None, line: int, envelope: Envelope
+) -> Item | None:
+    """The item of bare line ``line`` in ``envelope``, where the core read it (``read``, by line
+    number: ``trtlog.parse.assembly``); else None."""
+    found = None if read is None else read.get(line)
+    if found is None:
+        return None
+    head = (line, line, envelope.timestamp, envelope.severity, envelope.producer)
+    return claimed_item(found, head)
+
+
+__all__ = ["BUILDERS", "claimed_item", "read_item"]

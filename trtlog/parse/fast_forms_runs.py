@@ -5,6 +5,8 @@ ms)`` again and again while it measures inference (6,000 to 16,000 lines in the 
 verbose inference runs), and a Python build with a progress monitor redraws its bars
 (``[=====-----] Building engine 3/6``) tens of thousands of times. Each parser builds the event
 exactly as the grammar's transformer does (``performance.lark``, ``notes.lark``), or returns None.
+The native core claims the trace averages of trtexec's own envelope first (``core/src/trtexec.rs``)
+and reads the bars (``core/src/progress.rs``): what reaches this module is what it declines.
 """
 
 from __future__ import annotations

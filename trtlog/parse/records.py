@@ -22,6 +22,7 @@ from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.announced import Announcement, announcement, announces, listed
 from trtlog.parse.assembly import Record
 from trtlog.parse.bounds import bounded
+from trtlog.parse.claimed import read_item
 from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
@@ -113,7 +114,9 @@ class RecordParser:
     def _parse_record(self, record: Record) -> list[Item]:
         counts = self.counts
         if self._fast_path is not None and not record.continuation:
-            event = self._fast_path.message(record.envelope, record.body, record.line)
+            event = read_item(record.read, record.line, record.envelope)
+            if event is None:
+                event = self._fast_path.message(record.envelope, record.body, record.line)
             if event is not None:
                 counts.segments += 1
                 if self.split_lines and record.line in self.split_lines:
@@ -146,7 +149,7 @@ class RecordParser:
             and _OWN_STAMP.match(lines[used]) is None
         )
         for number, text in zip(numbers[used:], lines[used:], strict=True):
-            events.extend(self._parse_bare(record.envelope, number, text, suspect))
+            events.extend(self._parse_bare(record.envelope, number, text, suspect, record.read))
             suspect = False
         return events
 
@@ -245,15 +248,25 @@ class RecordParser:
                 return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
-    def _parse_bare(self, envelope: Envelope, number: int, text: str, suspect: bool) -> list[Item]:
-        """A continuation line the record's message did not take, parsed on its own."""
+    def _parse_bare(
+        self,
+        envelope: Envelope,
+        number: int,
+        text: str,
+        suspect: bool,
+        read: dict[int, tuple[Any, ...]] | None = None,
+    ) -> list[Item]:
+        """A continuation line the record's message did not take, parsed on its own (``read``:
+        what the native core read of such lines, ``trtlog.parse.assembly``)."""
         if not text.strip():
             self._tally("blank", number)
             return []
         inherited = Envelope("none", envelope.timestamp, None, "none")
         if self._fast_path is not None:
             # A progress monitor's bars come without an envelope, each under the record above.
-            item = self._fast_path.message(inherited, text, number)
+            item = read_item(read, number, inherited)
+            if item is None:
+                item = self._fast_path.message(inherited, text, number)
             if item is not None:
                 self._tally("recognized", number)
                 return [item]

@@ -12,8 +12,11 @@ build).
 
 The core also claims the one-line records of tactic tuning (timing runners, format combinations,
 fastest and chosen tactics, computing costs, skipped runners and tactics, tactic-pruning counts,
-kernel names, timing-cache hits): each comes back as its grammar rule and tokens, made into its
-item by ``trtlog.parse.claimed``.
+kernel names, timing-cache hits), and trtexec's trace averages in its own envelope ("[ts] [I]
+Average on 10 runs - ..."): each comes back as its grammar rule and tokens, made into its item by
+``trtlog.parse.claimed``. It reads a progress monitor's bars, lines without an envelope, too
+(``BareLines``): their tokens are used only where the grammar leaves such a line to be parsed on
+its own (``trtlog.parse.assembly``).
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
@@ -82,9 +85,19 @@ _FIRST_TERMINALS = {
     # A kernel name without a subject starts with the phrase: the core guards it on its own.
     "set_tactic_name_without_subject": "_SET_TACTIC_NAME",
     "timing_cache_hit": "CACHED_SUBJECT",
+    "progress_update": "PROGRESS_BAR",
 }
 # The start rule of the envelopes the core claims lines in (a library's "[TRT]" tag).
 _START_RULE = "message"
+# The same for trtexec's own messages, claimed in its own envelope at INFO ("[ts] [I] "), which
+# the grammar reads with another start rule: its lexer tries other terminals first there.
+_TRTEXEC_FIRST_TERMINALS = {
+    "trace_average": "'Average on ",
+}
+_FIRST_TERMINALS_BY_START = {
+    _START_RULE: _FIRST_TERMINALS,
+    "trtexec_message": _TRTEXEC_FIRST_TERMINALS,
+}
 
 
 class ParsedLine:
@@ -110,9 +123,27 @@ class ClaimedRecords:
         self.items = items
 
 
+class BareLines:
+    """Consecutive lines without an envelope that the core read (a progress monitor's bars):
+    lines ``first_line`` onwards, each its text as the reader cleans it and its record's rule and
+    tokens. Where each goes, and whether it is parsed on its own, is the record parser's to
+    decide (``trtlog.parse.assembly``)."""
+
+    __slots__ = ("first_line", "records")
+
+    def __init__(self, first_line: int, records: list[tuple[Any, ...]]) -> None:
+        self.first_line = first_line
+        self.records = records
+
+    def lines(self) -> Iterator[tuple[int, str, tuple[Any, ...]]]:
+        """(line number, text, record) of each line; the text is the record's last token."""
+        for number, record in enumerate(self.records, start=self.first_line):
+            yield number, record[-1], record
+
+
 # What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
-# already, records the core claimed, or a block.
-Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | RowBlock
+# already, records the core claimed, bare lines it read, or a block.
+Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | BareLines | RowBlock
 
 
 def byte_chunks(stream: BinaryIO, size: int = _READ_BYTES) -> Iterator[bytes]:
@@ -126,17 +157,19 @@ def core_guards(lark: Lark) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Per form the core claims, the patterns of the terminals Lark's lexer tries before the
     form's first terminal at the start of a message (in the lexer's order, which is the
     parser's own): a body one of them matches at its start is not the form's, whatever follows.
-    Patterns are Python's; the core widens what Rust reads differently (``grammar.rs``)."""
-    terminals = start_state_terminals(lark, _START_RULE)
-    names = [terminal_name(terminal) for terminal in terminals]
+    Each form's are read for the start rule its envelope's messages are parsed with. Patterns
+    are Python's; the core widens what Rust reads differently (``grammar.rs``)."""
     guards: list[tuple[str, tuple[str, ...]]] = []
-    for form, first in _FIRST_TERMINALS.items():
-        before = terminals[: names.index(first)] if first in names else None
-        if before is None:
-            # The grammar no longer starts the form this way: the core must not claim it.
-            guards.append((form, ("(",)))
-            continue
-        guards.append((form, tuple(_widened(t.pattern.to_regexp()) for t in before)))
+    for start, first_terminals in _FIRST_TERMINALS_BY_START.items():
+        terminals = start_state_terminals(lark, start)
+        names = [terminal_name(terminal) for terminal in terminals]
+        for form, first in first_terminals.items():
+            before = terminals[: names.index(first)] if first in names else None
+            if before is None:
+                # The grammar no longer starts the form this way: the core must not claim it.
+                guards.append((form, ("(",)))
+                continue
+            guards.append((form, tuple(_widened(t.pattern.to_regexp()) for t in before)))
     return tuple(guards)
 
 
@@ -176,6 +209,10 @@ class CoreScanner:
         if kind == 0:
             _, first_line, text, record_follows = piece
             yield from self._lines(first_line, text, record_follows)
+            return
+        if kind == 3 and not piece[2]:
+            # No envelope: lines under the record above, or records of their own.
+            yield BareLines(piece[1], piece[3])
             return
         envelope = self._envelope(piece[2])
         if kind == 3:
@@ -265,4 +302,12 @@ def _array(typecode: str, data: bytes) -> array[Any]:
     return values
 
 
-__all__ = ["ClaimedRecords", "CoreScanner", "ParsedLine", "Scanned", "byte_chunks", "core_guards"]
+__all__ = [
+    "BareLines",
+    "ClaimedRecords",
+    "CoreScanner",
+    "ParsedLine",
+    "Scanned",
+    "byte_chunks",
+    "core_guards",
+]

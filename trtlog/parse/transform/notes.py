@@ -22,6 +22,13 @@ def plugin_fields(already: bool, namespace: str | None, name: str, version: str)
     return {"plugin": name, "version": version, "namespace": namespace or "", "already": already}
 
 
+def progress_fields(bar: str, phase: str, done: int, total: int) -> dict[str, Any]:
+    """A progress bar's fields past the head, from its tokens: shared with the native core's
+    records (``trtlog.parse.claimed``). The bar's indent is its depth."""
+    indent = len(bar) - len(bar.lstrip(" "))
+    return {"phase": phase, "done": done, "total": total, "indent": indent}
+
+
 @v_args(inline=True)
 class NoteRules(RecordTransformer):
     def plugin_registration(
@@ -34,10 +41,8 @@ class NoteRules(RecordTransformer):
     def progress_update(
         self, bar: Token, phase: Token, done: Token, total: Token
     ) -> ProgressUpdate:
-        indent = len(bar) - len(bar.lstrip(" "))
-        return ProgressUpdate(
-            **self.fields(), phase=str(phase), done=int(done), total=int(total), indent=indent
-        )
+        fields = progress_fields(str(bar), str(phase), int(done), int(total))
+        return ProgressUpdate(**self.fields(), **fields)
 
     def myelin_trace(self, _prefix: Token, rest: Token | None) -> MyelinTrace:
         return MyelinTrace(**self.fields(), text=(text(rest) or "").strip())

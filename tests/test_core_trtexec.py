@@ -1,0 +1,137 @@
+"""The native core on trtexec's own messages, in its own envelope ("[ts] [I] " without "[TRT]"),
+which the grammar reads with the ``trtexec_message`` start rule: the core claims them only as
+that rule reads them (``core/src/trtexec.rs``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS_LOGS, examples, needs_corpus
+from tests.test_core import _check_claims, _claimed, _scanned
+from trtlog.events.performance import TraceAverage
+from trtlog.parse.grammar import message_parser
+from trtlog.parse.scanner import ClaimedRecords, core_guards
+
+_INFO = "[03/25/2023-07:13:26] [I] "
+# TensorRT 8.6 trtexec inference (hackathon corpus log, rtx3090).
+_AVERAGE = (
+    "Average on 10 runs - GPU latency: 0.0433136 ms - Host latency: 0.0513611 ms "
+    "(enqueue 0.0253128 ms)"
+)
+# TensorRT 7.1 trtexec on a Jetson (corpus log, googlenet INT8): with "end to end".
+_AVERAGE_END_TO_END = (
+    "Average on 3 runs - GPU latency: 1.96852 ms - Host latency: 2.10776 ms "
+    "(end to end 2.12201 ms, enqueue 1.98582 ms)"
+)
+_NEXT = "[03/25/2023-07:13:27] [I] Trace averages of 10 runs:"
+
+
+def _claimed_items(lines: list[str]) -> list[object]:
+    scanned, _ = _scanned(("\n".join(lines) + "\n").encode())
+    return [item for piece in scanned if isinstance(piece, ClaimedRecords) for item in piece.items]
+
+
+def test_trace_average_guards_are_read_for_trtexec_s_own_start_rule() -> None:
+    guards = dict(core_guards(message_parser()))
+    # Read for ``message`` the rule would be unknown, and the core never claims it.
+    assert guards["trace_average"] != ("(",)
+    # PERF_METRIC ("Latency: min = ...") starts trtexec's messages only, and the lexer tries it
+    # before "Average on ".
+    assert any("End-to-End Host Latency" in pattern for pattern in guards["trace_average"])
+
+
+def test_trace_averages_are_claimed_with_the_values_printed() -> None:
+    items = _claimed_items([_INFO + _AVERAGE, _INFO + _AVERAGE_END_TO_END, _NEXT])
+    assert len(items) == 2
+    first, second = items
+    assert isinstance(first, TraceAverage) and isinstance(second, TraceAverage)
+    assert (first.line, first.end_line) == (1, 1)
+    assert (first.timestamp, first.severity, first.producer) == (
+        datetime(2023, 3, 25, 7, 13, 26),
+        "info",
+        "trtexec",
+    )
+    assert (first.runs, first.gpu_latency_ms, first.host_latency_ms) == (10, 0.0433136, 0.0513611)
+    assert (first.end_to_end_ms, first.enqueue_ms) == (None, 0.0253128)
+    assert (second.line, second.runs, second.end_to_end_ms, second.enqueue_ms) == (
+        2,
+        3,
+        2.12201,
+        1.98582,
+    )
+
+
+def test_trace_averages_in_other_envelopes_or_with_lines_under_them_are_left_to_the_grammar() -> (
+    None
+):
+    lines = [
+        # trtexec's warnings are read with another start rule; the library's INFO is "[TRT]".
+        "[03/25/2023-07:13:26] [W] " + _AVERAGE,
+        "[03/25/2023-07:13:26] [I] [TRT] " + _AVERAGE,
+        "[03/25/2023-07:13:26][I] " + _AVERAGE,
+        # A line under it: the record is not one line.
+        _INFO + _AVERAGE,
+        "  continued",
+        _NEXT,
+    ]
+    assert _claimed_items(lines) == []
+
+
+@pytest.mark.slow
+@needs_corpus
+def test_the_core_claims_the_trace_averages_of_a_verbose_inference_log() -> None:
+    # TensorRT 8.5 trtexec on Orin with --dumpProfile: 15,829 trace averages, nearly all its
+    # lines, each a line of its own.
+    path = next(p for p in CORPUS_LOGS if p.name.startswith("lix_trt8.5.10_trtexec_orin_mnist"))
+    data = path.read_bytes()
+    events, _ = _claimed(data, 1 << 20)
+    averages = [event for event in events if isinstance(event, TraceAverage)]
+    assert len(averages) == data.count(b"] [I] Average on ") == 15829
+    _check_claims(data)
+
+
+_NUMBER = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.sampled_from(["1", "1.", ".5", "1e3", "1e", "+inf", "nan", "-0", "x", "", "\u0661"]),
+)
+_RUNS = st.sampled_from(
+    ["10", "0", "3", "9223372036854775807", "9223372036854775808", "", "\u0663"]
+)
+_TRACE_AVERAGE = st.builds(
+    lambda runs, gpu, host, end, enqueue, tail: (
+        f"Average on {runs} runs - GPU latency: {gpu} ms - Host latency: {host} ms ({end}"
+        f"enqueue {enqueue} ms){tail}"
+    ),
+    _RUNS,
+    _NUMBER,
+    _NUMBER,
+    st.one_of(st.just(""), _NUMBER.map("end to end {} ms, ".format)),
+    _NUMBER,
+    st.sampled_from(["", " ", "x", ")"]),
+)
+_ENVELOPE = st.sampled_from(
+    [
+        _INFO,
+        "[03/25/2023-07:13:26] [W] ",
+        "[03/25/2023-07:13:26] [I] [TRT] ",
+        "[03/25/2023-07:13:26] [I]  ",
+    ]
+)
+_LINE = st.one_of(
+    st.builds(lambda envelope, body: envelope + body, _ENVELOPE, _TRACE_AVERAGE),
+    st.sampled_from(["  bare continuation", _NEXT, ""]),
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=8), st.integers(1, 64))
+@example([_INFO + _AVERAGE, _INFO + _AVERAGE_END_TO_END, _NEXT], 1)
+def test_generated_trace_averages_are_claimed_only_as_the_grammar_reads_them(
+    lines: list[str], chunk: int
+) -> None:
+    _check_claims(("\n".join(lines) + "\n").encode(), chunk)
