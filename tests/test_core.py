@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
-from tests.test_fast_path import grammar_events, same
+from tests.test_claims import grammar_events, same
 from trtlog import _core
-from trtlog.events.autotuning import TacticTiming
+from trtlog.events.autotuning import FastestTactic, TacticTiming
 from trtlog.events.onnx import OnnxImporterTrace
+from trtlog.parse.envelope import split_envelope
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import open_log
 from trtlog.parse.records import RecordParser
@@ -36,9 +37,7 @@ ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 
 
 def _scanner() -> CoreScanner:
-    parser = RecordParser()
-    assert parser.fast_path is not None
-    return CoreScanner(parser.fast_path, parser.lark)
+    return CoreScanner(RecordParser().lark)
 
 
 def _scanned(data: bytes, chunk: int = 1 << 20) -> tuple[list[object], int]:
@@ -413,3 +412,16 @@ def test_arbitrary_bytes_never_fail_and_every_line_is_counted(data: bytes, chunk
     text = "\n".join(piece[2] for piece in pieces)
     wanted = data.decode("utf-8", errors="replace")
     assert text == (wanted[:-1] if wanted.endswith("\n") else wanted)
+
+
+def test_a_record_an_earlier_terminal_takes_is_not_claimed_as_a_later_form() -> None:
+    # The profiled runner's lazy subject is tried before the literal "Fastest Tactic: ": a line
+    # holding its phrase is that message, whatever it starts with.
+    parser = RecordParser()
+    envelope, _ = split_envelope("[07/07/2026-02:11:09] [V] [TRT] x")
+    fastest = parser.claim(envelope, "Fastest Tactic: 0x0000000000000000 Time: 0.00314842", 1)
+    assert fastest is not None and fastest[0] is FastestTactic  # type: ignore[index]
+    profiled = "Fastest Tactic: x (CaskConvolution) profiling completed in 0.1 ms"
+    assert parser.claim(envelope, profiled, 2) is None
+    (event,) = grammar_events("[07/07/2026-02:11:09] [V] [TRT] " + profiled)
+    assert type(event).__name__ != "FastestTactic"

@@ -1,9 +1,8 @@
-"""The native core's rarer tuning records (``core/src/tuning.rs``) against the grammar and the
-fast path: skipped tactics, tactic-pruning counts, kernel names and timing-cache hits.
+"""The native core's rarer tuning records (``core/src/tuning.rs``) against the grammar:
+skipped tactics, tactic-pruning counts, kernel names and timing-cache hits.
 
 Every claimed line, of generated logs here and of every corpus log in ``tests/test_core.py``,
-must be what the grammar makes of it; and each item must be the one the fast path makes of the
-same line, so that the fold links it the same way (a kernel name to the timing after it).
+must be what the grammar makes of it, line number and all.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, examples, needs_corpus
+from tests.test_claims import same
 from tests.test_core import (
     _AWKWARD,
     _FORMATS,
@@ -27,7 +27,9 @@ from tests.test_core import (
     _scanner,
 )
 from trtlog.events.autotuning import SetTacticName, TacticPruning, TacticSkipped, TimingCacheHit
+from trtlog.parse.assembly import Record
 from trtlog.parse.envelope import split_envelope
+from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import materialize
 from trtlog.parse.scanner import ClaimedRecords, byte_chunks
 
@@ -139,7 +141,17 @@ def _claimed_lines(data: bytes) -> dict[int, object]:
     return claimed
 
 
-def test_each_form_is_claimed_as_the_fast_path_makes_it() -> None:
+def _grammar_event(line: str, number: int) -> object:
+    envelope, body = split_envelope(line)
+    (event,) = RecordParser(fast=False).parse(Record(number, line, envelope, body))
+    return event
+
+
+def _event(item: object) -> object:
+    return materialize(item) if type(item) is tuple else item  # type: ignore[arg-type]
+
+
+def test_each_form_is_claimed_as_the_grammar_reads_it() -> None:
     stamp = "[07/07/2026-02:11:09] [V] [TRT] "
     bodies = [
         # TensorRT 8.0.3 trtexec (hackathon corpus log).
@@ -162,10 +174,8 @@ def test_each_form_is_claimed_as_the_fast_path_makes_it() -> None:
     lines = [stamp + body for body in bodies] + ["[07/07/2026-02:11:09] [I] end"]
     claimed = _claimed_lines(("\n".join(lines) + "\n").encode())
     assert sorted(claimed) == list(range(1, len(bodies) + 1))
-    fast_path = _scanner()._fast_path
     for number, line in enumerate(lines[:-1], start=1):
-        envelope, body = split_envelope(line)
-        assert claimed[number] == fast_path.message(envelope, body, number), line
+        assert same(_event(claimed[number]), _grammar_event(line, number)), line
     # Read off the lines by hand.
     events = [materialize(item) if type(item) is tuple else item for item in claimed.values()]
     skipped, only, pruning, named, unnamed, variant, hit = events
@@ -207,12 +217,11 @@ def test_each_form_is_claimed_as_the_fast_path_makes_it() -> None:
         "hackathon_trt10.16.1_trtexec_build_h100.log",
     ],
 )
-def test_the_core_claims_every_such_line_of_a_build_as_the_fast_path_reads_it(name: str) -> None:
+def test_the_core_claims_every_such_line_of_a_build_as_the_grammar_reads_it(name: str) -> None:
     path = next(p for p in CORPUS_LOGS if p.name == name)
     with path.open("rb") as stream:
         data = b"".join(byte_chunks(stream))
     claimed = _claimed_lines(data)
-    fast_path = _scanner()._fast_path
     phrases = ("Set Tactic Name: ", "got cached result: ", "available tactics, ", "cratch req",
                "only option")  # fmt: skip
     wanted = 0
@@ -220,8 +229,8 @@ def test_the_core_claims_every_such_line_of_a_build_as_the_fast_path_reads_it(na
         if not any(phrase in line for phrase in phrases):
             continue
         wanted += 1
-        envelope, body = split_envelope(line)
-        assert claimed.get(number) == fast_path.message(envelope, body, number), line
+        assert number in claimed, line
+        assert same(_event(claimed[number]), _grammar_event(line, number)), line
     # The 8.5 build's kernel names, the 8.6 build's pruning counts, the 10.16 build's cache hits
     # and skipped tactics: every one of them.
     assert wanted == len(claimed) > 0

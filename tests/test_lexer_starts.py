@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedInput
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_parser
-from trtlog.parse.lexer_order import LexerStarts, StartConflicts
+from trtlog.parse.lexer_starts import LexerStarts
 from trtlog.parse.reader import numbered_segments, open_log
 
 LARK = message_parser()
@@ -81,16 +81,3 @@ def test_a_record_whose_first_line_ends_a_terminal_may_start() -> None:
     text = f"{banner}\nInput filename:   model.onnx"
     assert STARTS.can_start("message", text)
     assert not fails_at_first_character("message", text)
-
-
-def test_a_terminal_is_clear_only_where_none_tried_before_it_matches() -> None:
-    conflicts = StartConflicts(LARK, "message")
-    fastest = "'Fastest Tactic: "
-    assert conflicts.clear(fastest, "Fastest Tactic: 0x0000000000000000 Time: 0.00314842")
-    # The profiled runner's lazy subject is tried before the literal: a line holding its phrase
-    # is that message, whatever it starts with.
-    profiled = "Fastest Tactic: x (CaskConvolution) profiling completed in 0.1 ms"
-    assert not conflicts.clear(fastest, profiled)
-    assert conflicts.clear("PROFILED_SUBJECT", profiled)
-    # A terminal the start state does not try is never clear.
-    assert not conflicts.clear("NO_SUCH_TERMINAL", "Fastest Tactic: 0x0 Time: 1")

@@ -29,6 +29,7 @@ from trtlog.parse.parallel import ParallelParse, PieceResult
 from trtlog.parse.pieces import Piece, cut
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
+from trtlog.parse.scanner import shared_guards
 from trtlog.store.sources import resolve, stream_build_log
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
@@ -367,12 +368,12 @@ def test_workers_start_after_the_first_piece_is_parsed(
     assert parsed_when_started == [[0]]
 
 
-def test_each_piece_reuses_the_fast_path_worked_out_before() -> None:
-    # What the fast path works out about the lexer's order (tens of ms) is kept per process,
-    # not redone for the parser of every piece.
+def test_each_piece_reuses_the_guards_compiled_before() -> None:
+    # The core's guards (the terminals Lark's lexer tries first, compiled) are kept per
+    # process, not compiled again for the parser of every piece.
     first, second = RecordParser(), RecordParser()
-    assert first.fast_path is not None and first.fast_path is second.fast_path
-    assert RecordParser(fast=False).fast_path is None
+    assert shared_guards(first.lark) is shared_guards(second.lark)
+    assert first._claims is not None and RecordParser(fast=False)._claims is None
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@
 //! core's patterns are made of the grammar's terminals (`grammar`), and the Python test suite
 //! checks that whatever the core claims equals what the grammar gives.
 
+pub mod block;
 pub mod envelope;
 pub mod forms;
 pub mod grammar;

@@ -98,6 +98,20 @@ impl Scanner {
         self.objects(py, pieces)
     }
 
+    /// One message whose record the Python side has split from its envelope, claimed as a line
+    /// of the scanner's own would be (`scan::Scanner::claim`): its piece, as `feed` hands them
+    /// on (with no envelope), or None.
+    fn claim(
+        &mut self,
+        py: Python<'_>,
+        body: &str,
+        trtexec: bool,
+        line: u64,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let piece = self.core.claim(body, trtexec, line);
+        piece.map(|piece| self.piece(py, piece)).transpose()
+    }
+
     /// The physical lines read so far.
     #[getter]
     fn lines(&self) -> u64 {

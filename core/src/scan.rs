@@ -12,7 +12,8 @@
 use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, verbose_prefix_len};
 use std::sync::Arc;
 
-use crate::forms::{timing, Guards, Kind};
+use crate::block::Block;
+use crate::forms::{Guards, Kind};
 use crate::records::Record;
 
 /// What the scanner hands on, in the order of the lines.
@@ -134,6 +135,25 @@ impl Scanner {
             self.line(line);
         }
         std::mem::take(&mut self.out)
+    }
+
+    /// `body`, the message of a one-line record that the Python side has split from its
+    /// envelope (one the scanner does not read, or a line it could not claim as it read it),
+    /// claimed as a line of the scanner's own would be: its piece, numbered `line`, or None.
+    /// `trtexec`: the message is trtexec's own (its `trtexec_message` start rule).
+    pub fn claim(&self, body: &str, trtexec: bool, line: u64) -> Option<Piece> {
+        let kind = if trtexec {
+            crate::trtexec::may_be_message(body).then_some(Kind::Trtexec)?
+        } else if let Some(kind) = Kind::of(body) {
+            kind
+        } else {
+            // A progress monitor's bar, in an envelope or none.
+            crate::progress::may_be_bar(body).then_some(Kind::Progress)?
+        };
+        let mut block = Block::new(kind);
+        block
+            .take(body, &self.guards)
+            .then(|| block.piece(line, ""))
     }
 
     /// Ends the input: hands on what is left (a last line without "\n" included).
@@ -275,118 +295,6 @@ fn candidate(line: &str) -> Option<(usize, Kind)> {
         return crate::trtexec::may_be_message(body).then_some((prefix_len, Kind::Trtexec));
     }
     Some((prefix_len, Kind::of(body)?))
-}
-
-/// The lines of a block being collected.
-struct Block {
-    kind: Kind,
-    tactics: Vec<u64>,
-    times: Vec<f64>,
-    kernels: Vec<String>,
-    parameters: Vec<Option<String>>,
-    bodies: String,
-    records: Vec<Record>,
-    lines: usize,
-}
-
-impl Block {
-    fn new(kind: Kind) -> Block {
-        Block {
-            kind,
-            tactics: Vec::new(),
-            times: Vec::new(),
-            kernels: Vec::new(),
-            parameters: Vec::new(),
-            bodies: String::new(),
-            records: Vec::new(),
-            lines: 0,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.lines == 0
-    }
-
-    /// Adds `body` if it is the block's form in full and no terminal the grammar's lexer
-    /// tries first would take it.
-    fn take(&mut self, body: &str, guards: &Guards) -> bool {
-        if self.kind == Kind::Record {
-            let Some(found) = crate::tuning::claimed(body, guards) else {
-                return false;
-            };
-            self.records.push(found);
-            self.lines += 1;
-            return true;
-        }
-        if let Some(read) = crate::runs::reader(self.kind) {
-            let Some(found) = read(body) else {
-                return false;
-            };
-            if !guards.clear(found.rule(), crate::runs::message(&found, body)) {
-                return false;
-            }
-            self.records.push(found);
-            self.lines += 1;
-            return true;
-        }
-        if !guards.clear(self.kind.rule(), body) {
-            return false;
-        }
-        if self.kind == Kind::Myelin {
-            if self.lines > 0 {
-                self.bodies.push('\n');
-            }
-            self.bodies.push_str(body);
-            self.lines += 1;
-            return true;
-        }
-        let Some(found) = timing(self.kind, body) else {
-            return false;
-        };
-        self.tactics.push(found.tactic);
-        self.times.push(found.time);
-        if self.kind == Kind::Named {
-            self.kernels
-                .push(found.kernel.unwrap_or_default().to_string());
-            self.parameters.push(found.parameters.map(str::to_string));
-        }
-        self.lines += 1;
-        true
-    }
-
-    /// The block as a piece; the block is empty again after.
-    fn piece(&mut self, first_line: u64, prefix: &str) -> Piece {
-        let taken = std::mem::replace(self, Block::new(self.kind));
-        match taken.kind {
-            Kind::Myelin => Piece::Myelin {
-                first_line,
-                prefix: prefix.to_string(),
-                lines: taken.lines,
-                bodies: taken.bodies,
-            },
-            Kind::Plain => Piece::Timings {
-                first_line,
-                prefix: prefix.to_string(),
-                tactics: taken.tactics,
-                times: taken.times,
-                kernels: None,
-                parameters: None,
-            },
-            Kind::Named => Piece::Timings {
-                first_line,
-                prefix: prefix.to_string(),
-                tactics: taken.tactics,
-                times: taken.times,
-                kernels: Some(taken.kernels),
-                parameters: Some(taken.parameters),
-            },
-            Kind::Record | Kind::Trtexec | Kind::Progress => Piece::Records {
-                first_line,
-                prefix: prefix.to_string(),
-                records: taken.records,
-            },
-        }
-    }
 }
 
 #[cfg(test)]

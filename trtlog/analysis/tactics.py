@@ -295,13 +295,7 @@ class TacticCollector:
             block.runner,
             block.runner_id,
         )
-        if block.names:
-            # Kernel-name lines sit between the timings (7.x-8.5): a segment per stretch of
-            # consecutive timing lines.
-            for first_line, length in _timing_stretches(block):
-                self._add_segment(length, first_line, context)
-        else:
-            self._add_segment(count, block.first_line, context)
+        self._add_segment(count, block.first_line, context)
         self._tactic.extend(block.tactics)
         # Times as printed; "not timed" (inf, FLT_MAX) becomes NaN when the frame is built.
         self._time.extend(block.times)
@@ -379,22 +373,6 @@ class TacticCollector:
                 if (int(block[position]), int(tactic[position])) in self._fast_skipped:
                     codes[position] = 0
         return pd.Categorical.from_codes(codes, categories=["time limit"])
-
-
-def _timing_stretches(block: RowBlock) -> list[tuple[int, int]]:
-    """(first line, number of lines) of each stretch of consecutive timing lines of a block."""
-    names = set(block.name_offsets or ())
-    stretches: list[tuple[int, int]] = []
-    for offset in range(len(block)):
-        if offset in names:
-            continue
-        line = block.first_line + offset
-        if stretches and stretches[-1][0] + stretches[-1][1] == line:
-            first, length = stretches[-1]
-            stretches[-1] = (first, length + 1)
-        else:
-            stretches.append((line, 1))
-    return stretches
 
 
 __all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector"]

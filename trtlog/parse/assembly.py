@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
 from trtlog.parse.rows import RowBlock
-from trtlog.parse.scanner import BareLines, ClaimedRecords, ParsedLine
+from trtlog.parse.scanner import BareLines, ClaimedRecords
 
 if TYPE_CHECKING:
     from trtlog.parse.scanner import Scanned
 
 # What the scanner hands on already parsed: each closes the record above it.
-_SCANNED_RECORDS = (RowBlock, ParsedLine, ClaimedRecords)
+_SCANNED_RECORDS = (RowBlock, ClaimedRecords)
 
 
 @dataclass(slots=True)
@@ -40,7 +40,7 @@ class Record:
 
 def assemble_records(
     segments: Iterable[Scanned], fast: bool = True
-) -> Iterator[Record | ParsedLine | ClaimedRecords | RowBlock]:
+) -> Iterator[Record | ClaimedRecords | RowBlock]:
     """Attach each bare segment to the enveloped record above it; blocks
     (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
     regular expression instead of the grammar (the same result)."""

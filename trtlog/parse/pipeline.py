@@ -14,7 +14,7 @@ from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
 from trtlog.parse.records import RecordParser
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import Item, RowBlock, events_of
-from trtlog.parse.scanner import ClaimedRecords, CoreScanner, ParsedLine, byte_chunks
+from trtlog.parse.scanner import ClaimedRecords, CoreScanner, byte_chunks
 
 __all__ = [
     "LineCounter",
@@ -92,10 +92,11 @@ class StreamItems:
 
     def __init__(self, parser: RecordParser | None = None, first_line: int = 1) -> None:
         self.parser = parser or RecordParser()
-        fast_path = self.parser.fast_path
-        if fast_path is None:
-            raise ValueError("blocks are only read with the fast path")
-        self._scanner = CoreScanner(fast_path, self.parser.lark, first_line)
+        if not self.parser.fast:
+            raise ValueError(
+                "a stream is read by the native core: fast=False reads lines one by one"
+            )
+        self._scanner = CoreScanner(self.parser.lark, first_line)
         self._scanner.split_lines = self.parser.split_lines
 
     @property
@@ -118,7 +119,7 @@ _LEADING_LINES_LIMIT = 1000
 
 
 def _record_events(
-    records: Iterable[Record | ParsedLine | ClaimedRecords | RowBlock], parser: RecordParser
+    records: Iterable[Record | ClaimedRecords | RowBlock], parser: RecordParser
 ) -> Iterator[Item]:
     leading: list[Item] | None = []
     for record in records:

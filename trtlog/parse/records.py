@@ -31,12 +31,11 @@ from trtlog.parse.envelope import (
     Envelope,
     torch_tensorrt_only,
 )
-from trtlog.parse.fast_path import FastPath, shared_fast_path
 from trtlog.parse.grammar import message_parser, message_transformer
-from trtlog.parse.lexer_order import LexerStarts, shared_lexer_starts
+from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
-from trtlog.parse.rows import LINE, Item, RowBlock
-from trtlog.parse.scanner import ClaimedRecords, ParsedLine
+from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.scanner import ClaimedRecords, CoreScanner
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -51,6 +50,11 @@ _LISTING_HEADERS = (EngineLayerInformation, LayerInformation)
 STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
 
 
+# The start rules whose messages the core claims: a library's, and trtexec's own at INFO and
+# below (its warnings start another rule, as Torch-TensorRT's messages do).
+_CLAIMED_STARTS = frozenset({"message", "trtexec_message"})
+
+
 def _start_rule(envelope: Envelope) -> str:
     if torch_tensorrt_only(envelope):
         return "torch_tensorrt_message"
@@ -60,9 +64,9 @@ def _start_rule(envelope: Envelope) -> str:
 
 
 class RecordParser:
-    """Parses records with the message grammar and keeps the line counts; with ``fast``, the
-    hot one-line forms take the fast path (``trtlog.parse.fast_path``), which gives the same
-    events."""
+    """Parses records with the message grammar and keeps the line counts; with ``fast``, a
+    one-line record whose message the native core claims is made from what the core read of it
+    (``CoreScanner.claim``), which gives the same events."""
 
     def __init__(self, fast: bool = True) -> None:
         self._lark: Lark = message_parser()
@@ -74,8 +78,8 @@ class RecordParser:
         self._split_classes: dict[int, list[str]] = {}
         self.seen_envelope = False
         self.fast = fast
-        self._fast_path = shared_fast_path(self._lark) if fast else None
-        # The grammar alone (``fast=False``) is the reference the fast results are tested
+        self._claims = CoreScanner(self._lark) if fast else None
+        # The grammar alone (``fast=False``) is the reference the core's results are tested
         # against: it tries every text with Lark.
         self._starts: LexerStarts | None = shared_lexer_starts(self._lark) if fast else None
         self._announced: Announcement | None = None
@@ -85,19 +89,13 @@ class RecordParser:
         """The message grammar's parser."""
         return self._lark
 
-    @property
-    def fast_path(self) -> FastPath | None:
-        return self._fast_path
-
-    def parse(self, record: Record | ParsedLine | ClaimedRecords | RowBlock) -> list[Item]:
+    def parse(self, record: Record | ClaimedRecords | RowBlock) -> list[Item]:
         if type(record) is RowBlock:
             self._announced = None
             return [self._count_block(record)]
         if type(record) is ClaimedRecords:
             self._announced = None
             return self._count_claimed(record)
-        if type(record) is ParsedLine:
-            return bounded(self.counts, self._count_parsed(record))
         assert isinstance(record, Record)
         items = bounded(self.counts, self._parse_record(record))
         # A list announced by the record before (``trtlog.parse.announced``).
@@ -113,10 +111,10 @@ class RecordParser:
 
     def _parse_record(self, record: Record) -> list[Item]:
         counts = self.counts
-        if self._fast_path is not None and not record.continuation:
+        if self._claims is not None and not record.continuation:
             event = read_item(record.read, record.line, record.envelope)
             if event is None:
-                event = self._fast_path.message(record.envelope, record.body, record.line)
+                event = self.claim(record.envelope, record.body, record.line)
             if event is not None:
                 counts.segments += 1
                 if self.split_lines and record.line in self.split_lines:
@@ -153,23 +151,8 @@ class RecordParser:
             suspect = False
         return events
 
-    def _count_parsed(self, parsed: ParsedLine) -> list[Item]:
-        """Count a line the scanner parsed by the fast path as ``_parse_record`` counts it."""
-        counts = self.counts
-        counts.segments += 1
-        # A parsed line is one clean segment: never split.
-        counts.recognized += 1
-        item = parsed.item
-        line = item.line if isinstance(item, Event) else item[LINE]  # type: ignore[index]
-        counts.note_style(parsed.envelope, line, line)
-        self.seen_envelope = True
-        items = [item]
-        announced = announces(parsed.body)
-        self._announced = announcement(parsed.body, items) if announced else None
-        return items
-
     def _count_claimed(self, claimed: ClaimedRecords) -> list[Item]:
-        """Count the records the core claimed as the fast path counts each of them (their
+        """Count the records the core claimed as a claimed record is counted (their
         numbers fit in 64 bits: the core declines the others)."""
         counts, lines = self.counts, len(claimed.items)
         counts.segments += lines
@@ -181,7 +164,7 @@ class RecordParser:
         return claimed.items
 
     def _count_block(self, block: RowBlock) -> RowBlock:
-        """Count a block's lines as the fast path counts each of them."""
+        """Count a block's lines as a claimed record is counted, each."""
         counts, lines = self.counts, len(block)
         counts.segments += lines
         # A block's lines are clean segments: never split.
@@ -248,6 +231,15 @@ class RecordParser:
                 return events, 1
         return [self._unclaimed(envelope, record.line, record.raw)], 1
 
+    def claim(self, envelope: Envelope, body: str, line: int) -> Item | None:
+        """The item of a one-line record whose message the core claims, else None."""
+        if not body or envelope.producer in FOREIGN_PRODUCERS or torch_tensorrt_only(envelope):
+            return None
+        start = _start_rule(envelope)
+        if start not in _CLAIMED_STARTS or self._claims is None:
+            return None
+        return self._claims.claim(envelope, body, line, trtexec=start == "trtexec_message")
+
     def _parse_bare(
         self,
         envelope: Envelope,
@@ -262,11 +254,11 @@ class RecordParser:
             self._tally("blank", number)
             return []
         inherited = Envelope("none", envelope.timestamp, None, "none")
-        if self._fast_path is not None:
+        if self._claims is not None:
             # A progress monitor's bars come without an envelope, each under the record above.
             item = read_item(read, number, inherited)
             if item is None:
-                item = self._fast_path.message(inherited, text, number)
+                item = self.claim(inherited, text, number)
             if item is not None:
                 self._tally("recognized", number)
                 return [item]

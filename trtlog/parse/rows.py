@@ -3,17 +3,17 @@
 A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel
 names, and around them the format combinations, timing runners and fastest tactics (850,000 per GB
 of a 10.x log). Building a frozen event object for each costs more than parsing the line, and
-keeping them all costs gigabytes. So the fast path hands these kinds on as rows: a tuple whose
+keeping them all costs gigabytes. So the native core's claims come as rows: a tuple whose
 first item is the event class and whose other items are that event's field values in the order of
 ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``, ``producer``, ``run``,
 ``build``, ``strategy``, then the class's own). A tactic id in a row may be a plain ``int`` (a
 fastest tactic's is: pickling a ``TacticId`` costs a call into Python per id when a worker process
 hands its rows back); ``materialize`` makes it a ``TacticId``. The grammar makes events of the same
-forms where the fast path declines a line, so a reader of items meets each of these kinds both as a
+forms where the core declines a line, so a reader of items meets each of these kinds both as a
 row and as an event. The fold links rows as it links events, the table builders read rows directly,
 and ``materialize`` turns a row into the event it stands for when events are asked for
 (``parse_file``, ``--format json``). A row and its event are the same thing:
-``tests/test_fast_path.py`` checks ``materialize(row)`` against the grammar's event.
+``tests/test_claims.py`` checks ``materialize(row)`` against the grammar's event.
 """
 
 from __future__ import annotations
@@ -53,13 +53,11 @@ Row = tuple[Any, ...]
 @dataclass(slots=True, eq=False)
 class RowBlock:
     """Consecutive one-line tactic timings (or Myelin trace lines) with one envelope: the rows
-    of a whole timing runner, carried as columns of the text the lines hold. In 7.x-8.5 logs a
-    kernel-name line ("<layer> Set Tactic Name: <kernel> Tactic: <id>") comes before most
-    timings: those lines are in the block too, as the rows the fast path made of them.
+    of a whole timing runner, carried as columns of the text the lines hold.
 
-    ``trtlog.parse.blocks`` finds them in the raw text and the fold gives them their context
-    once; ``rows()`` gives back, line by line, exactly the rows the fast path would have made
-    (checked on every corpus log by ``tests/test_blocks.py``).
+    The native core reads them (``trtlog.parse.scanner``) and the fold gives them their context
+    once; ``rows()`` gives back, line by line, the rows they stand for (held to the grammar's
+    events on every corpus log by ``tests/test_core.py``).
     """
 
     kind: type[Event]
@@ -78,10 +76,6 @@ class RowBlock:
     parameters: list[str | None] | None = None
     trace: str | None = None
     trace_lines: int = 0
-    # Kernel-name rows (``SetTacticName``) among the timings, and their places in the block
-    # (0 for its first line); the timings fill the other places, in order.
-    names: list[Row] | None = None
-    name_offsets: list[int] | None = None
     # The context the fold links (see ``Event`` and ``AutotuningEvent``).
     run: int | None = None
     build: int | None = None
@@ -100,7 +94,7 @@ class RowBlock:
         """The block's lines."""
         if self.trace is not None:
             return self.trace_lines
-        return len(self.tactics) + (len(self.names) if self.names else 0)
+        return len(self.tactics)
 
     @property
     def timings(self) -> int:
@@ -132,16 +126,9 @@ class RowBlock:
         context = (*place, self.layer, self.formats, self.runner, self.runner_id)
         kernels = self.kernels or [None] * len(self.tactics)
         parameters = self.parameters or [None] * len(self.tactics)
-        names = dict(zip(self.name_offsets or (), self.names or (), strict=True))
-        offset = 0
-        for tactic, time, kernel, parameter in zip(
-            self.tactics, self.times, kernels, parameters, strict=True
+        for number, (tactic, time, kernel, parameter) in enumerate(
+            zip(self.tactics, self.times, kernels, parameters, strict=True), start=line
         ):
-            while offset in names:
-                yield names[offset]
-                offset += 1
-            number = line + offset
-            offset += 1
             yield (
                 TacticTiming,
                 number,
@@ -153,9 +140,6 @@ class RowBlock:
                 kernel,
                 parameter,
             )
-        while offset in names:
-            yield names[offset]
-            offset += 1
 
 
 Item = Event | Row | RowBlock

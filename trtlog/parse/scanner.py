@@ -5,18 +5,20 @@ In the verbose log of a 10.x build four lines in five are tactic timings and Mye
 rows, hundreds in a row under one timing runner. The core (``trtlog._core``, the Rust crate in
 ``core/``) splits the lines and takes each such run as a block of columns (a ``RowBlock``);
 every other line comes back as text, which this module hands on line by line as
-``numbered_segments`` would. A clean line with an envelope, followed by one that opens a record
-of its own, is a one-line record: the fast path is tried on it here and what it makes goes on as
-a ``ParsedLine`` (format combinations, timing runners, fastest tactics: most other lines of a
-build).
+``numbered_segments`` would.
 
 The core also claims the one-line records of tactic tuning (timing runners, format combinations,
 fastest and chosen tactics, computing costs, skipped runners and tactics, tactic-pruning counts,
-kernel names, timing-cache hits), and trtexec's trace averages in its own envelope ("[ts] [I]
+kernel names, timing-cache hits), the layers, notes and phases around them (per-layer memory,
+reformat layers added, ForeignNode metadata, the builder's notes, phase durations), and trtexec's
+trace averages in its own envelope ("[ts] [I]
 Average on 10 runs - ..."): each comes back as its grammar rule and tokens, made into its item by
 ``trtlog.parse.claimed``. It reads a progress monitor's bars, lines without an envelope, too
 (``BareLines``): their tokens are used only where the grammar leaves such a line to be parsed on
-its own (``trtlog.parse.assembly``).
+its own (``trtlog.parse.assembly``). A one-line record that the core could not claim as it read
+it (its envelope is one the core does not read, or its line held escape codes) is claimed by the
+record parser with ``CoreScanner.claim`` once Python has split its envelope: the same core, the
+same guards.
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
@@ -40,9 +42,8 @@ from trtlog.events.notes import MyelinTrace
 from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
-from trtlog.parse.fast_path import LONGEST_REMEMBERED, FastPath
-from trtlog.parse.lexer_order import start_state_terminals, terminal_name
-from trtlog.parse.reader import may_embed_timestamp, numbered_segments
+from trtlog.parse.lexer_starts import start_state_terminals, terminal_name
+from trtlog.parse.reader import numbered_segments
 from trtlog.parse.rows import Item, RowBlock
 
 # Bytes read from a stream at a time.
@@ -100,17 +101,6 @@ _FIRST_TERMINALS_BY_START = {
 }
 
 
-class ParsedLine:
-    """A line that is a record of its own, already made into its item by the fast path."""
-
-    __slots__ = ("body", "envelope", "item")
-
-    def __init__(self, envelope: Envelope, body: str, item: Item) -> None:
-        self.envelope = envelope
-        self.body = body
-        self.item = item
-
-
 class ClaimedRecords:
     """Consecutive one-line records in one envelope that the core claimed, made into their
     items (``trtlog.parse.claimed``): lines ``first_line`` onwards, one item each."""
@@ -143,7 +133,7 @@ class BareLines:
 
 # What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
 # already, records the core claimed, bare lines it read, or a block.
-Scanned = tuple[int, str] | ParsedLine | ClaimedRecords | BareLines | RowBlock
+Scanned = tuple[int, str] | ClaimedRecords | BareLines | RowBlock
 
 
 def byte_chunks(stream: BinaryIO, size: int = _READ_BYTES) -> Iterator[bytes]:
@@ -186,8 +176,7 @@ def _widened(pattern: str) -> str:
 class CoreScanner:
     """Reads bytes into blocks and numbered segments; ``lines`` counts physical lines."""
 
-    def __init__(self, fast_path: FastPath, lark: Lark, first_line: int = 1) -> None:
-        self._fast_path = fast_path
+    def __init__(self, lark: Lark, first_line: int = 1) -> None:
         self._core = _core.Scanner(shared_guards(lark), first_line)
         self._envelopes = EnvelopeCache()
         # The lines that hold more than one segment (``numbered_segments``).
@@ -204,48 +193,26 @@ class CoreScanner:
         for piece in self._core.finish():
             yield from self._piece(piece)
 
+    def claim(self, envelope: Envelope, body: str, line: int, trtexec: bool) -> Item | None:
+        """The item of a one-line record split from its envelope here (one the core does not
+        read, or a line it could not claim as it read it: ``RecordParser``), where the core
+        claims its message as it claims a line of its own; ``trtexec``: trtexec's own message."""
+        piece = self._core.claim(body, trtexec, line)
+        if piece is None:
+            return None
+        made = _made(piece, envelope)
+        return made.items[0] if isinstance(made, ClaimedRecords) else made
+
     def _piece(self, piece: tuple[Any, ...]) -> Iterator[Scanned]:
         kind = piece[0]
         if kind == 0:
-            _, first_line, text, record_follows = piece
-            yield from self._lines(first_line, text, record_follows)
-            return
-        if kind == 3 and not piece[2]:
+            _, first_line, text, _record_follows = piece
+            yield from numbered_segments(text.split("\n"), first_line, self.split_lines)
+        elif kind == 3 and not piece[2]:
             # No envelope: lines under the record above, or records of their own.
             yield BareLines(piece[1], piece[3])
-            return
-        envelope = self._envelope(piece[2])
-        if kind == 3:
-            _, first_line, _, records = piece
-            stamp = (envelope.timestamp, envelope.severity, envelope.producer)
-            items = [
-                claimed_item(record, (line, line, *stamp))
-                for line, record in enumerate(records, start=first_line)
-            ]
-            yield ClaimedRecords(envelope, first_line, items)
-            return
-        if kind == 1:
-            _, first_line, _, tactics, times, kernels, parameters = piece
-            yield RowBlock(
-                TacticTiming,
-                first_line,
-                envelope,
-                _array("Q", tactics),
-                _array("d", times),
-                kernels=kernels,
-                parameters=parameters,
-            )
-            return
-        _, first_line, _, count, bodies = piece
-        yield RowBlock(
-            MyelinTrace,
-            first_line,
-            envelope,
-            array("Q"),
-            array("d"),
-            trace=bodies,
-            trace_lines=count,
-        )
+        else:
+            yield _made(piece, self._envelope(piece[2]))
 
     def _envelope(self, prefix: str) -> Envelope:
         split = self._envelopes.split(prefix + "Tactic")
@@ -254,46 +221,39 @@ class CoreScanner:
         assert split is not None and split[0] is not NO_ENVELOPE, prefix
         return split[0]
 
-    def _lines(
-        self, number: int, text: str, record_follows: bool
-    ) -> Iterator[tuple[int, str] | ParsedLine]:
-        """The lines of ``text``, the first numbered ``number``; ``record_follows``: whether the
-        line after them opens a record.
 
-        A clean line with an envelope, followed by one that opens a record of its own, is a
-        one-line record: the fast path is tried on it here (as ``RecordParser`` would) and its
-        item handed on as a ``ParsedLine``; every other line goes on as a numbered segment."""
-        lines = text.split("\n")
-        message = self._fast_path.message
-        following = self._opening(lines[0])
-        last = len(lines) - 1
-        for index, line in enumerate(lines):
-            split = following
-            if index < last:
-                following = self._opening(lines[index + 1])
-                follows = following is not None
-            else:
-                follows = record_follows
-            if split is None:
-                yield from numbered_segments((line,), number, self.split_lines)
-            else:
-                envelope, body = split
-                # A longer message is not remembered by the fast path: where it is none of
-                # the hot forms, the record parser would try it all over again.
-                taken = follows and len(body) <= LONGEST_REMEMBERED
-                item = message(envelope, body, number) if taken else None
-                # A clean line is one segment.
-                yield (number, line) if item is None else ParsedLine(envelope, body, item)
-            number += 1
-
-    def _opening(self, line: str) -> tuple[Envelope, str] | None:
-        """The envelope and body of a line that is one clean segment opening a record."""
-        if "\r" in line or "\x1b" in line or may_embed_timestamp(line):
-            return None
-        split = self._envelopes.split(line)
-        if split is None or split[0] is NO_ENVELOPE:
-            return None
-        return split
+def _made(piece: tuple[Any, ...], envelope: Envelope) -> ClaimedRecords | RowBlock:
+    """Claimed records, or a block, of a piece the core made of lines in ``envelope``."""
+    kind = piece[0]
+    if kind == 3:
+        _, first_line, _, records = piece
+        stamp = (envelope.timestamp, envelope.severity, envelope.producer)
+        items = [
+            claimed_item(record, (line, line, *stamp))
+            for line, record in enumerate(records, start=first_line)
+        ]
+        return ClaimedRecords(envelope, first_line, items)
+    if kind == 1:
+        _, first_line, _, tactics, times, kernels, parameters = piece
+        return RowBlock(
+            TacticTiming,
+            first_line,
+            envelope,
+            _array("Q", tactics),
+            _array("d", times),
+            kernels=kernels,
+            parameters=parameters,
+        )
+    _, first_line, _, count, bodies = piece
+    return RowBlock(
+        MyelinTrace,
+        first_line,
+        envelope,
+        array("Q"),
+        array("d"),
+        trace=bodies,
+        trace_lines=count,
+    )
 
 
 def _array(typecode: str, data: bytes) -> array[Any]:
@@ -306,7 +266,6 @@ __all__ = [
     "BareLines",
     "ClaimedRecords",
     "CoreScanner",
-    "ParsedLine",
     "Scanned",
     "byte_chunks",
     "core_guards",

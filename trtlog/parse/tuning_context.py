@@ -176,9 +176,7 @@ class AutotuningContext:
 
     def link_block(self, block: RowBlock) -> None:
         """``link_row`` for each row of a block of tactic timings, in place."""
-        if block.names:
-            self._link_named_block(block)
-        elif block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
+        if block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
             kernels: list[str | None] = []
             parameters: list[str | None] = []
             for tactic in block.tactics:
@@ -189,27 +187,6 @@ class AutotuningContext:
         block.layer = self.runner_layer or self.layer
         block.formats, block.runner, block.runner_id = self.formats, self.runner, self.runner_id
         block.run, block.build, block.strategy = self.place
-
-    def _link_named_block(self, block: RowBlock) -> None:
-        """A 7.x-8.5 block's kernel names and timings in line order: each name is noted (and
-        linked) before the timings under it look their kernel up."""
-        names = dict(zip(block.name_offsets or (), block.names or (), strict=True))
-        linked: list[Row] = []
-        kernels: list[str | None] = []
-        parameters: list[str | None] = []
-        offset = 0
-        for tactic in block.tactics:
-            while offset in names:
-                linked.append(self.link_row(names[offset]))
-                offset += 1
-            kernel, parameter = self._kernel_of(tactic)
-            kernels.append(kernel)
-            parameters.append(parameter)
-            offset += 1
-        while offset in names:
-            linked.append(self.link_row(names[offset]))
-            offset += 1
-        block.names, block.kernels, block.parameters = linked, kernels, parameters
 
     def _kernel_of(self, tactic: int) -> tuple[str | None, str | None]:
         """The kernel named for a timed tactic (by its id, else the last unnumbered name)."""

@@ -113,3 +113,40 @@ fn invalid_utf8_is_replaced_and_a_last_line_without_newline_counts() {
         "[07/07/2026-02:11:09] [I] caf\u{FFFD}\n[07/07/2026-02:11:09] [I] end"
     );
 }
+
+#[test]
+fn a_message_split_elsewhere_is_claimed_as_a_line_of_it_would_be() {
+    let scanner = Scanner::new(1, Guards::none());
+    // 7.x's Python logger ("[TensorRT] VERBOSE: "), which the scanner does not read itself.
+    let timing = scanner.claim("Tactic: 0 time 0.044032", false, 12);
+    match timing {
+        Some(Piece::Timings {
+            first_line,
+            tactics,
+            times,
+            kernels,
+            ..
+        }) => {
+            assert_eq!((first_line, tactics, times), (12, vec![0], vec![0.044032]));
+            assert_eq!(kernels, None);
+        }
+        other => panic!("not a timing: {other:?}"),
+    }
+    let Some(Piece::Records { records, .. }) =
+        scanner.claim("Fastest Tactic: 0x0000000000020318 Time: 0.0123", false, 3)
+    else {
+        panic!("not a record");
+    };
+    assert_eq!(records[0].rule(), "fastest_tactic");
+    let average =
+        "Average on 10 runs - GPU latency: 0.5 ms - Host latency: 0.7 ms (enqueue 0.1 ms)";
+    assert!(scanner.claim(average, false, 4).is_none());
+    let Some(Piece::Records { records, .. }) = scanner.claim(average, true, 4) else {
+        panic!("not trtexec's trace average");
+    };
+    assert_eq!(records[0].rule(), "trace_average");
+    assert!(scanner
+        .claim("Tactic: 0x1 Time: 0.5 ms", false, 5)
+        .is_none());
+    assert!(scanner.claim("Building an engine", false, 6).is_none());
+}

@@ -106,17 +106,6 @@ def read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
     """``read_item`` for each row of a block: one stamp, so one offset; ``spread`` is the number
     of lines the second's are spread over (0: not spread)."""
     first_line, count = block.first_line, len(block)
-    if block.names:
-        # 7.x-8.5 kernel-name lines: those before the first timing may come outside autotuning
-        # (where they say nothing) and are read one by one; the rest are tuning lines like
-        # the timings, which alone count as tactics.
-        names = set(block.name_offsets or ())
-        rows_of_block = block.rows()
-        leading = 0
-        while leading in names:
-            read_item(run, next(rows_of_block), (position + leading) / spread if spread else 0.0)
-            leading += 1
-        first_line, count, position = first_line + leading, count - leading, position + leading
     offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
     first = offset + (position / spread if spread else 0.0)
     last = offset + ((position + count - 1) / spread if spread else 0.0)

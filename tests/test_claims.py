@@ -1,12 +1,15 @@
-"""The fast path against the grammar: the same events, or no opinion, on every line.
+"""The native core's claims of one-line records against the grammar: the same events, or no
+opinion, on every line.
 
-Every line of every corpus log goes through both; so do generated lines of each hot form with
-awkward names, ids and numbers. The grammar is the specification: any difference fails.
+A record the core could not claim as it read it (an envelope it does not read, escape codes in
+its line) is claimed once Python has split its envelope (``RecordParser.claim``). Every line of
+every corpus log goes through both that and the grammar; so do generated lines of each frequent
+form in every envelope, with awkward names, ids and numbers; and whole logs are parsed both ways.
+The grammar is the specification: any difference fails.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
@@ -17,16 +20,13 @@ from hypothesis import strategies as st
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
 from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
-from trtlog.parse import fast_path, parse_file, parse_text
+from trtlog.parse import parse_file, parse_text
 from trtlog.parse.assembly import Record
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.envelope_cache import EnvelopeCache
-from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
-from trtlog.parse.fast_path import FastPath
-from trtlog.parse.grammar import message_parser
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import FASTEST_TACTIC, is_row, materialize
+from trtlog.parse.rows import FASTEST_TACTIC, events_of, is_row, materialize
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 
@@ -36,16 +36,21 @@ def grammar_events(envelope_line: str) -> list[object]:
     return RecordParser(fast=False).parse(Record(7, envelope_line, envelope, body))
 
 
-FAST = FastPath(message_parser())
+PARSER = RecordParser()
 
 
-def fast_events(envelope_line: str) -> list[object] | None:
+def claimed_item(envelope_line: str) -> object:
+    """What the core claims of a one-line record (an event, a row or a block), or None."""
     envelope, body = split_envelope(envelope_line)
-    item = FAST.message(envelope, body, 7)
+    return PARSER.claim(envelope, body, 7)
+
+
+def core_events(envelope_line: str) -> list[object] | None:
+    item = claimed_item(envelope_line)
     if item is None:
         return None
-    # The bulk kinds come as rows; the event a row stands for must be the grammar's.
-    return [materialize(item) if is_row(item) else item]
+    # The bulk kinds come as rows and blocks; the events they stand for must be the grammar's.
+    return list(events_of([item]))  # type: ignore[list-item]
 
 
 def same(left: object, right: object) -> bool:
@@ -67,16 +72,16 @@ def same(left: object, right: object) -> bool:
 
 
 def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) -> bool:
-    """The fast path's events equal the grammar's wherever it takes the line; whether it did.
+    """The core's events equal the grammar's wherever it claims the line; whether it did.
     ``envelopes``: a cache that has split the lines before this one."""
     for cache in (EnvelopeCache(), envelopes or EnvelopeCache()):
         cached = cache.split(envelope_line)
         if cached is not None:
             assert cached == split_envelope(envelope_line), envelope_line
-    fast = fast_events(envelope_line)
-    if fast is not None:
-        assert same(fast, grammar_events(envelope_line)), envelope_line
-    return fast is not None
+    claimed = core_events(envelope_line)
+    if claimed is not None:
+        assert same(claimed, grammar_events(envelope_line)), envelope_line
+    return claimed is not None
 
 
 @pytest.mark.slow
@@ -96,12 +101,12 @@ def test_every_line_parses_the_same_both_ways(path: Path) -> None:
 
 
 @needs_corpus
-def test_fast_path_takes_most_lines_of_a_build_log() -> None:
-    # The hot forms are most of a verbose build: the fast path must actually take them.
+def test_the_core_claims_most_lines_of_a_build_log_as_records() -> None:
+    # The frequent forms are most of a verbose build: the core must claim them.
     path = next(path for path in CORPUS_LOGS if "10.16.1_trtexec_build" in path.name)
     with open_log(path) as stream:
         segments = [segment for _, segment in numbered_segments(stream)]
-    taken = sum(fast_events(segment) is not None for segment in segments)
+    taken = sum(core_events(segment) is not None for segment in segments)
     assert taken > 0.7 * len(segments)
 
 
@@ -345,7 +350,7 @@ def test_generated_lines_parse_the_same_both_ways(envelope: str, message: str) -
 @given(st.sampled_from(ENVELOPES[:-1]), st.lists(messages, min_size=1, max_size=6))
 def test_bare_lines_parse_the_same_both_ways(envelope: str, bare: list[str]) -> None:
     # Lines without an envelope under a record (a progress monitor's bars, another program's
-    # output) are parsed on their own: by the fast path where it takes them.
+    # output) are parsed on their own: by the core where it claims them.
     text = "\n".join([envelope + "Note: the lines below have no envelope", *bare])
     fast, slow = parse_text(text), parse_text(text, fast=False)
     assert same(fast.events, slow.events), text
@@ -396,34 +401,16 @@ HOT_LINES = [
 
 
 @pytest.mark.parametrize("line", HOT_LINES)
-def test_each_hot_form_takes_the_fast_path(line: str) -> None:
-    assert assert_agrees(line), f"the fast path did not take: {line}"
+def test_the_core_claims_each_frequent_form(line: str) -> None:
+    assert assert_agrees(line), f"the core did not claim: {line}"
 
 
 def test_a_myelin_region_of_a_later_profile_keeps_its_profile() -> None:
     line = next(line for line in HOT_LINES if "[profile 1]" in line)
-    (event,) = fast_events(line) or []
+    (event,) = core_events(line) or []
     assert event.node == "{ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]}"  # type: ignore[attr-defined]
     assert event.profile == 1  # type: ignore[attr-defined]
     assert event.onnx_layers == ("node_view", "node_linear")  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize("line", [*HOT_LINES, STAMP + "[V] [TRT] Not a hot form: 0x1"])
-def test_a_message_seen_before_is_made_with_its_own_line(line: str) -> None:
-    """The fast path parses a message once and makes it again for each line that repeats it
-    (``FastPath._known``): each time with that line's number, stamp and severity."""
-    fast = FastPath(message_parser())
-    first_envelope, body = split_envelope(line)
-    again = line.replace(STAMP, "[07/07/2026-02:11:59] ").replace("[V]", "[W]")
-    envelope, same_body = split_envelope(again)
-    assert same_body == body
-    first = fast.message(first_envelope, body, 7)
-    repeated = [fast.message(envelope, body, number) for number in (8, 9)]
-    fresh = [FastPath(message_parser()).message(envelope, body, number) for number in (8, 9)]
-    assert same(repeated, fresh)
-    assert same(first, FastPath(message_parser()).message(first_envelope, body, 7))
-    if first is not None:
-        assert repeated[0] is not first and repeated[0] is not repeated[1]
 
 
 # A line of each tuning form that comes as a row, with the class it stands for.
@@ -442,8 +429,7 @@ TUNING_ROW_LINES = [
 
 @pytest.mark.parametrize("line, kind", TUNING_ROW_LINES)
 def test_tuning_forms_come_as_rows_of_their_class(line: str, kind: type) -> None:
-    envelope, body = split_envelope(line)
-    item = FastPath(message_parser()).message(envelope, body, 7)
+    item = claimed_item(line)
     assert is_row(item) and item[0] is kind  # type: ignore[index]
     (grammar_event,) = grammar_events(line)
     assert type(grammar_event) is kind
@@ -451,73 +437,13 @@ def test_tuning_forms_come_as_rows_of_their_class(line: str, kind: type) -> None
 
 
 def test_a_fastest_tactic_row_holds_a_plain_id_and_its_event_a_tactic_id() -> None:
-    envelope, body = split_envelope(HOT_LINES[4])
-    row = FastPath(message_parser()).message(envelope, body, 7)
+    row = claimed_item(HOT_LINES[4])
     assert is_row(row)
     tactic = row[FASTEST_TACTIC]  # type: ignore[index]
     assert type(tactic) is int and tactic == 0x5B8BF1B8028629D9
     event = materialize(row)  # type: ignore[arg-type]
     assert type(event.tactic) is TacticId  # type: ignore[attr-defined]
     assert str(event.tactic) == "0x5b8bf1b8028629d9"  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize("line", [HOT_LINES[5], HOT_LINES[6]])
-def test_format_combination_and_runner_rows_are_remembered(line: str) -> None:
-    fast = FastPath(message_parser())
-    envelope, body = split_envelope(line)
-    first = fast.message(envelope, body, 7)
-    assert body in fast._known
-    again = fast.message(envelope, body, 8)
-    assert is_row(again) and again[1:3] == (8, 8)  # type: ignore[index]
-    assert again[6:] == first[6:]  # type: ignore[index]
-
-
-def test_long_messages_are_not_remembered() -> None:
-    fast = FastPath(message_parser())
-    envelope, _ = split_envelope(STAMP + "[V] [TRT] x")
-    long_body = "Not a hot form: " + "x" * 2000
-    assert fast.message(envelope, long_body, 7) is None
-    assert fast.message(envelope, "Not a hot form: short", 8) is None
-    assert list(fast._known) == ["Not a hot form: short"]
-
-
-def test_the_fast_path_forgets_messages_past_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fast_path, "_REMEMBERED", 3)
-    fast = FastPath(message_parser())
-    envelope, _ = split_envelope(HOT_LINES[0])
-    bodies = [f"Skipping CaskConvolution: No valid tactics for conv{index}" for index in range(8)]
-    for number, body in enumerate(bodies * 2):
-        event = fast.message(envelope, body, number)
-        assert event is not None and event.line == number  # type: ignore[union-attr]
-        assert event.layer == body.rpartition(" ")[2]  # type: ignore[union-attr]
-        assert len(fast._known) <= 3
-
-
-# The expression ``split_set_tactic_name`` takes the place of (it tried every place before
-# the phrase): both must split every line alike.
-_SET_TACTIC_NAME = re.compile(
-    r"(?:(.+?)(?= ?Set Tactic Name: ))? ?Set Tactic Name: (\S+)(?: Tactic: ("
-    + TACTIC_ID
-    + r"))?("
-    + KERNEL_PARAMETERS
-    + r")?"
-)
-_PIECES = ["Set Tactic Name: ", " ", "  ", "conv1", "k", " Tactic: 0x1", " Tactic: x", "\n",
-           " numSplitK: 1 numBuffers: 0 numKernels: 1", "(scudnn)", "Set", ":"]  # fmt: skip
-
-
-@settings(max_examples=examples(2000), deadline=None)
-@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
-@example("a  Set Tactic Name: k Set Tactic Name: j")
-@example("Set Tactic Name: Set Tactic Name: k")
-def test_kernel_name_lines_split_as_the_expression_does(body: str) -> None:
-    expected = _SET_TACTIC_NAME.fullmatch(body)
-    split = split_set_tactic_name(body)
-    if expected is None:
-        assert split is None
-    else:
-        assert split is not None
-        assert (split[0], *split[1].groups()) == expected.groups()
 
 
 _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ", "[V]", "[I]",
