@@ -12,6 +12,7 @@
 //! Python side, which reads the order from the parser).
 
 use regex::{Regex, RegexSet};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::grammar::narrowed_terminal;
@@ -168,49 +169,69 @@ pub fn is_myelin(body: &str) -> bool {
 /// would take it otherwise). A rule without guards, or whose guards do not compile, is never
 /// claimed.
 ///
-/// The lexer tries the terminals in one order, so each rule's guards are the first few of one
-/// list: that list is compiled once, and a rule is guarded by its first few patterns.
+/// The lexer tries the terminals of a start rule in one order, so the guards of the rules
+/// claimed in one start rule's messages are the first few of one list: each such list is
+/// compiled once, when a body is first checked against it (a log may never reach trtexec's own
+/// messages), and a rule is guarded by its first few patterns.
 #[derive(Clone, Debug, Default)]
 pub struct Guards {
-    /// The longest list of guards, compiled (None where it does not compile).
-    shared: Option<RegexSet>,
-    rules: Vec<(String, Guard)>,
+    lists: Vec<GuardList>,
+    rules: HashMap<String, Guard>,
 }
 
-#[derive(Clone, Debug)]
-enum Guard {
-    /// The first this many patterns of the shared list.
-    Shared(usize),
-    /// A list of its own (None where it does not compile: never claimed).
-    Own(Option<RegexSet>),
+/// A list of guards, compiled when first needed (None where it does not compile).
+#[derive(Clone, Debug, Default)]
+struct GuardList {
+    patterns: Vec<String>,
+    compiled: OnceLock<Option<RegexSet>>,
 }
 
-fn anchored_set(patterns: &[String]) -> Option<RegexSet> {
-    RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
+/// A rule's guards: the first `count` patterns of list `list`.
+#[derive(Clone, Copy, Debug)]
+struct Guard {
+    list: usize,
+    count: usize,
+}
+
+impl GuardList {
+    fn set(&self) -> Option<&RegexSet> {
+        self.compiled
+            .get_or_init(|| {
+                let anchored = self
+                    .patterns
+                    .iter()
+                    .map(|pattern| format!(r"\A(?:{pattern})"));
+                RegexSet::new(anchored).ok()
+            })
+            .as_ref()
+    }
 }
 
 impl Guards {
     /// `guards`: (rule, its patterns, each matched at the body's start).
     pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let longest = guards
-            .iter()
-            .map(|(_, patterns)| patterns)
-            .max_by_key(|patterns| patterns.len())
-            .cloned()
-            .unwrap_or_default();
-        let shared = anchored_set(&longest);
-        let rules = guards
-            .iter()
-            .map(|(rule, patterns)| {
-                let guard = if shared.is_some() && longest.starts_with(patterns) {
-                    Guard::Shared(patterns.len())
-                } else {
-                    Guard::Own(anchored_set(patterns))
-                };
-                (rule.clone(), guard)
-            })
-            .collect();
-        Guards { shared, rules }
+        let mut longest_first: Vec<&(String, Vec<String>)> = guards.iter().collect();
+        longest_first.sort_by_key(|(_, patterns)| std::cmp::Reverse(patterns.len()));
+        let mut lists: Vec<GuardList> = Vec::new();
+        let mut rules = HashMap::new();
+        for (rule, patterns) in longest_first {
+            let list = match lists
+                .iter()
+                .position(|list| list.patterns.starts_with(patterns))
+            {
+                Some(list) => list,
+                None => {
+                    lists.push(GuardList {
+                        patterns: patterns.clone(),
+                        compiled: OnceLock::new(),
+                    });
+                    lists.len() - 1
+                }
+            };
+            let count = patterns.len();
+            rules.insert(rule.clone(), Guard { list, count });
+        }
+        Guards { lists, rules }
     }
 
     /// No terminal comes before any rule's (for tests of the forms alone).
@@ -222,33 +243,32 @@ impl Guards {
             .chain(crate::layers::RULES.iter())
             .chain(crate::tuning::RULES.iter())
             .chain(crate::runs::RULES.iter())
-            .map(|rule| (rule.to_string(), Guard::Shared(0)))
+            .map(|rule| (rule.to_string(), Guard { list: 0, count: 0 }))
             .collect();
         Guards {
-            shared: None,
+            lists: Vec::new(),
             rules,
         }
     }
 
     /// Whether a body of grammar rule `rule` may be claimed.
     pub fn clear(&self, rule: &str, body: &str) -> bool {
-        match self.rules.iter().find(|(own, _)| own == rule) {
-            Some((_, Guard::Shared(0))) => true,
-            Some((_, Guard::Shared(count))) => {
-                let Some(set) = &self.shared else {
-                    return false;
-                };
-                // Matches are listed in the patterns' order: the first tells.
-                !set.is_match(body)
-                    || set
-                        .matches(body)
-                        .iter()
-                        .next()
-                        .is_none_or(|first| first >= *count)
-            }
-            Some((_, Guard::Own(Some(set)))) => !set.is_match(body),
-            _ => false,
+        let Some(guard) = self.rules.get(rule) else {
+            return false;
+        };
+        if guard.count == 0 {
+            return true;
         }
+        let Some(set) = self.lists.get(guard.list).and_then(GuardList::set) else {
+            return false;
+        };
+        // Matches are listed in the patterns' order: the first tells.
+        !set.is_match(body)
+            || set
+                .matches(body)
+                .iter()
+                .next()
+                .is_none_or(|first| first >= guard.count)
     }
 }
 
@@ -355,5 +375,26 @@ mod tests {
         assert!(!guards.clear("timing_runner", fastest));
         assert!(!guards.clear("tactic_timing", fastest));
         assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
+    }
+
+    #[test]
+    fn the_rules_of_two_start_rules_are_guarded_by_their_own_lists() {
+        // trtexec's own messages start another rule: its lexer tries other terminals first.
+        let guards = Guards::new(&[
+            (
+                "tactic_timing".into(),
+                vec!["Fastest".into(), "Average".into()],
+            ),
+            (
+                "trace_average".into(),
+                vec!["Tactic".into(), "x".into(), "y".into()],
+            ),
+            ("fastest_tactic".into(), vec!["Fastest".into()]),
+        ]);
+        assert_eq!(guards.lists.len(), 2);
+        assert!(guards.clear("trace_average", "Average on 10 runs"));
+        assert!(!guards.clear("tactic_timing", "Average on 10 runs"));
+        assert!(!guards.clear("trace_average", "Tactic: 0x1 Time: 1"));
+        assert!(guards.clear("fastest_tactic", "Average on 10 runs"));
     }
 }
