@@ -8,6 +8,7 @@
 //! checks that whatever the core claims equals what the grammar gives.
 
 pub mod envelope;
+pub mod envelopes;
 pub mod forms;
 pub mod grammar;
 pub mod layers;

@@ -266,5 +266,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scanner>()?;
     module.add_class::<SharedGuards>()?;
     module.add_function(wrap_pyfunction!(widened, module)?)?;
+    crate::envelopes::python::register(module)?;
     Ok(())
 }
