@@ -24,3 +24,11 @@ class Scanner:
     def finish(self) -> list[tuple[object, ...]]: ...
     @property
     def lines(self) -> int: ...
+
+def envelope_end(line: str) -> int:
+    """How many characters of ``line`` its envelope takes: 0 where it has none, -1 where only
+    the envelope grammar can tell."""
+
+def envelope_fields(prefix: str) -> tuple[str, str | None, str | None, str] | None:
+    """The style, stamp, level and producer of the envelope ``prefix`` is (as ``envelope_end``
+    found it, with nothing after it); None when it is not one."""

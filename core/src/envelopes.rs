@@ -248,7 +248,11 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
             let stamp = group(&captures, 1).map(str::trim_end);
             let (first, second) = (group(&captures, 2), group(&captures, 3));
             if trtexec {
-                (stamp, first.and_then(level_letter), library(second, "trtexec"))
+                (
+                    stamp,
+                    first.and_then(level_letter),
+                    library(second, "trtexec"),
+                )
             } else {
                 (stamp, second.and_then(level_letter), library(first, "trt"))
             }
@@ -259,7 +263,9 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
             (None, level, library(group(&captures, 2), "logger"))
         }
         Style::PythonLegacy => {
-            let word = prefix["[TensorRT] ".len()..].trim_end().trim_end_matches(':');
+            let word = prefix["[TensorRT] ".len()..]
+                .trim_end()
+                .trim_end_matches(':');
             (None, Some(word), "trt")
         }
         Style::EdgeLlm => {
@@ -268,7 +274,11 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
             let level = group(&captures, 2)?.trim().trim_matches(['[', ']']);
             let source = group(&captures, 3)?.trim();
             let source = &source[1..source.len() - 1];
-            let producer = if source == "TensorRT" { "trt" } else { "edgellm" };
+            let producer = if source == "TensorRT" {
+                "trt"
+            } else {
+                "edgellm"
+            };
             (Some(stamp), Some(level), producer)
         }
         Style::IsoStamped => {
@@ -276,7 +286,8 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
             (Some(stamp), Some(level), "trt")
         }
         Style::Onnxruntime | Style::OnnxruntimeRelayed => {
-            let captures = found(&patterns.onnxruntime_relayed).or_else(|| found(&patterns.onnxruntime))?;
+            let captures =
+                found(&patterns.onnxruntime_relayed).or_else(|| found(&patterns.onnxruntime))?;
             let own = group(&captures, 1)?;
             let (stamp, rest) = own.split_once(" [")?;
             match group(&captures, 2) {
@@ -287,7 +298,11 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
         Style::Triton => {
             let source = prefix[TRITON_STAMP.end..].split_whitespace().nth(1)?;
             let source = source.split(':').next()?;
-            let producer = if source == TRITON_TENSORRT_LOGGER { "trt" } else { "triton" };
+            let producer = if source == TRITON_TENSORRT_LOGGER {
+                "trt"
+            } else {
+                "triton"
+            };
             (Some(&prefix[TRITON_STAMP]), Some(&prefix[..1]), producer)
         }
         Style::Deepstream => (None, prefix.split(':').next(), "trt"),

@@ -7,13 +7,20 @@ fn read(line: &str) -> (Style, &str, Option<&str>, Option<&str>, &'static str) {
     };
     let found = fields(&line[..len]).expect("the prefix's fields");
     assert_eq!(found.style, style);
-    (style, &line[..len], found.stamp, found.level, found.producer)
+    (
+        style,
+        &line[..len],
+        found.stamp,
+        found.level,
+        found.producer,
+    )
 }
 
 #[test]
 fn trtexec_envelopes() {
     // TensorRT 10.16.1 trtexec --verbose: a library message and trtexec's own.
-    let line = "[07/07/2026-02:10:59] [V] [TRT] Registered plugin creator - ::ROIAlign_TRT version 2";
+    let line =
+        "[07/07/2026-02:10:59] [V] [TRT] Registered plugin creator - ::ROIAlign_TRT version 2";
     assert_eq!(
         read(line),
         (
@@ -55,7 +62,8 @@ fn python_api_envelopes_with_tensorrt_llm_tags() {
         )
     );
     // TensorRT-LLM's own message (falcon README build).
-    let line = "[12/27/2023-03:46:29] [TRT-LLM] [I] Total time of building Unnamed Network 0: 00:00:36";
+    let line =
+        "[12/27/2023-03:46:29] [TRT-LLM] [I] Total time of building Unnamed Network 0: 00:00:36";
     let (style, prefix, _, level, producer) = read(line);
     assert_eq!(
         (style, prefix, level, producer),
@@ -159,7 +167,13 @@ fn triton_and_logging_prefixes() {
     // DeepStream's nvinfer, Torch-TensorRT 1.x (issue 1108) and 2.x (issue 3137, dinov2).
     assert_eq!(
         read("DEBUG: [TRT]: Original: 18 layers"),
-        (Style::Deepstream, "DEBUG: [TRT]: ", None, Some("DEBUG"), "trt")
+        (
+            Style::Deepstream,
+            "DEBUG: [TRT]: ",
+            None,
+            Some("DEBUG"),
+            "trt"
+        )
     );
     let line = "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - --------------- Timing Runner: (Unnamed Layer* 0) [Identity] (Cast)";
     assert_eq!(
