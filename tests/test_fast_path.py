@@ -15,12 +15,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
+from trtlog import _core
 from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
 from trtlog.parse import fast_path, parse_file, parse_text
 from trtlog.parse.assembly import Record
-from trtlog.parse.envelope import split_envelope
-from trtlog.parse.envelope_split import EnvelopeSplitter
+from trtlog.parse.envelope import Envelope, split_envelope
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.fast_forms import KERNEL_PARAMETERS, TACTIC_ID, split_set_tactic_name
 from trtlog.parse.fast_path import FastPath
 from trtlog.parse.grammar import message_parser
@@ -66,10 +67,12 @@ def same(left: object, right: object) -> bool:
     return left == right
 
 
-def assert_agrees(envelope_line: str, envelopes: EnvelopeSplitter | None = None) -> bool:
+def assert_agrees(
+    envelope_line: str, envelopes: _core.EnvelopeSplitter[Envelope] | None = None
+) -> bool:
     """The fast path's events equal the grammar's wherever it takes the line; whether it did.
     ``envelopes``: a splitter that has split the lines before this one."""
-    for splitter in (EnvelopeSplitter(), envelopes or EnvelopeSplitter()):
+    for splitter in (envelope_splitter(), envelopes or envelope_splitter()):
         split = splitter.split(envelope_line)
         if split is not None:
             assert split == split_envelope(envelope_line), envelope_line
@@ -86,7 +89,7 @@ def test_every_line_parses_the_same_both_ways(path: Path) -> None:
     taken = 0
     # One splitter for the whole log, as the parser keeps one: the envelopes it remembers must
     # not change how it splits the next line.
-    envelopes = EnvelopeSplitter()
+    envelopes = envelope_splitter()
     with open_log(path) as stream:
         for _, segment in numbered_segments(stream):
             taken += assert_agrees(segment, envelopes)
@@ -534,10 +537,10 @@ _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ",
 @example(["[07/07/2026-02:11:00] [V] [TRT] x", "[07/07/2026-02:11:00] [V] [TRT]  x"])
 def test_an_envelope_splitter_splits_each_line_as_a_new_one_would(lines: list[str]) -> None:
     # The splitter remembers envelopes by prefix: the lines after it must split as on their own.
-    envelopes = EnvelopeSplitter()
+    envelopes = envelope_splitter()
     for line in lines:
         split = envelopes.split(line)
-        assert split == EnvelopeSplitter().split(line), line
+        assert split == envelope_splitter().split(line), line
         if split is not None:
             assert split == split_envelope(line), line
 
@@ -555,4 +558,4 @@ def test_an_envelope_splitter_splits_each_line_as_a_new_one_would(lines: list[st
 )
 def test_the_envelope_splitter_splits_logging_envelopes_and_bars_itself(line: str) -> None:
     # Not left to the envelope grammar (None), and split as the grammar splits them.
-    assert EnvelopeSplitter().split(line) == split_envelope(line)
+    assert envelope_splitter().split(line) == split_envelope(line)

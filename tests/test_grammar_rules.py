@@ -26,7 +26,7 @@ from trtlog.events import Diagnostic, LayerCount
 from trtlog.events.base import TacticId, Tensor
 from trtlog.parse import parse_text
 from trtlog.parse.envelope import ENVELOPE_GRAMMAR, ENVELOPE_START, NO_ENVELOPE, split_envelope
-from trtlog.parse.envelope_split import EnvelopeSplitter
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.grammar import (
     GRAMMAR_FOLDER,
     GRAMMAR_PACKAGE,
@@ -177,7 +177,7 @@ def envelope_of(case: GrammarCase) -> object:
     are checked on the way."""
     envelope, body = split_envelope(case.line)
     assert body == case.body
-    split = EnvelopeSplitter().split(case.line)
+    split = envelope_splitter().split(case.line)
     if case.rule in GRAMMAR_ONLY_ENVELOPES:
         assert split in (None, (envelope, body))
     else:
@@ -337,7 +337,7 @@ def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
     # always names the source.
     line = "[13:48:27.826] [INFO] Some program's message"
     assert split_envelope(line) == (NO_ENVELOPE, line)
-    assert EnvelopeSplitter().split(line) in (None, (NO_ENVELOPE, line))
+    assert envelope_splitter().split(line) in (None, (NO_ENVELOPE, line))
 
 
 def test_deepstream_and_onnxruntime_logs_keep_their_own_lines_apart() -> None:

@@ -106,6 +106,9 @@ struct Patterns {
     deepstream: Regex,
     torch_tensorrt: Regex,
     python_logging: Regex,
+    /// The longest text `trtexec` and `python_api` match (they have no lookahead): what they
+    /// make of a line depends on its first `stamped_head` bytes alone.
+    stamped_head: usize,
 }
 
 fn patterns() -> &'static Patterns {
@@ -122,9 +125,19 @@ fn patterns() -> &'static Patterns {
                 .collect();
             Regex::new(&format!("^{groups}")).expect("the envelope terminals compile")
         };
+        let longest = |pattern: &Regex| {
+            let parsed = regex_syntax::parse(pattern.as_str()).expect("a compiled pattern parses");
+            parsed
+                .properties()
+                .maximum_len()
+                .expect("a stamped envelope has a longest text")
+        };
+        let trtexec = terminals(&["TIMESTAMP", "LEVEL_TAG", "LIBRARY_TAG?"]);
+        let python_api = terminals(&["TIMESTAMP", "LIBRARY_TAG", "LEVEL_TAG?"]);
         Patterns {
-            trtexec: terminals(&["TIMESTAMP", "LEVEL_TAG", "LIBRARY_TAG?"]),
-            python_api: terminals(&["TIMESTAMP", "LIBRARY_TAG", "LEVEL_TAG?"]),
+            stamped_head: longest(&trtexec).max(longest(&python_api)),
+            trtexec,
+            python_api,
             python_legacy: terminals(&["PYTHON_TRT_LEVEL"]),
             level: terminals(&["LEVEL_TAG", "LIBRARY_TAG?"]),
             edge_llm: terminals(&["CLOCK_STAMP", "WORD_LEVEL_TAG", "SOURCE_TAG"]),
@@ -146,6 +159,35 @@ pub fn split(line: &str) -> Split {
         None => Split::NoEnvelope,
         Some(b'[') => bracketed(line),
         Some(&first) => unbracketed(line, first),
+    }
+}
+
+/// `split`, with the last stamped envelope remembered: the lines of one second at one level
+/// start alike, and comparing their first bytes costs less than matching again.
+#[derive(Debug, Default)]
+pub struct HeadMemo {
+    head: String,
+    found: Option<Split>,
+}
+
+impl HeadMemo {
+    pub fn split(&mut self, line: &str) -> Split {
+        let length = patterns().stamped_head;
+        let head = line.get(..length);
+        if let (Some(found), Some(head)) = (self.found, head) {
+            // The rest of the line must be ASCII too, as `split` asks.
+            if head == self.head && line.is_ascii() {
+                return found;
+            }
+        }
+        let found = split(line);
+        if let (Split::Envelope { style, .. }, Some(head)) = (found, head) {
+            if matches!(style, Style::Trtexec | Style::PythonApi) {
+                head.clone_into(&mut self.head);
+                self.found = Some(found);
+            }
+        }
+        found
     }
 }
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
-from trtlog.parse.envelope_split import EnvelopeSplitter
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.rows import RowBlock
 from trtlog.parse.scanner import ClaimedRecords, ParsedLine
 
@@ -42,7 +42,7 @@ def assemble_records(
     (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with the
     native core instead of the grammar (the same result)."""
     pending: Record | None = None
-    splitter = EnvelopeSplitter() if fast else None
+    splitter = envelope_splitter() if fast else None
     for segment in segments:
         if type(segment) in _SCANNED_RECORDS:
             # A block's lines (a parsed line) have envelopes of their own: it closes the

@@ -170,7 +170,9 @@ def triton_envelope(prefix: str) -> Envelope:
     dated in ``UNDATED``'s year (29 February, which that year lacks, leaves it without one)."""
     source = prefix[_TRITON_STAMP_END:].split()[1].partition(":")[0]
     producer = "trt" if source == TRITON_TENSORRT_LOGGER else "triton"
-    return Envelope("triton", parse_triton_stamp(prefix[1:_TRITON_STAMP_END]), LEVELS[prefix[0]], producer)
+    return Envelope(
+        "triton", parse_triton_stamp(prefix[1:_TRITON_STAMP_END]), LEVELS[prefix[0]], producer
+    )
 
 
 def parse_triton_stamp(text: str) -> datetime | None:

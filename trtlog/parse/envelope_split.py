@@ -24,8 +24,8 @@ from trtlog.parse.envelope import (
 StampReader = Callable[[str], datetime | None]
 
 # Per style the core names: the envelope's style, how its stamp is read (None: it has none)
-# and its level words.
-# ONNX Runtime's prefix relaying TensorRT's message carries the level of TensorRT's logger.
+# and its level words. ONNX Runtime's prefix relaying TensorRT's message carries the level of
+# TensorRT's logger.
 _STYLES: dict[str, tuple[str, StampReader | None, Mapping[str, str]]] = {
     "trtexec": ("trtexec", parse_timestamp, LEVELS),
     "python-api": ("python-api", parse_timestamp, LEVELS),
@@ -40,46 +40,24 @@ _STYLES: dict[str, tuple[str, StampReader | None, Mapping[str, str]]] = {
     "torch-tensorrt": ("torch-tensorrt", None, LEVELS),
     "python-logging": ("python-logging", None, LEVELS),
 }
-# Envelopes kept before all are forgotten (a stamped log moves on second by second).
-_KEPT = 4096
 
 
-class EnvelopeSplitter:
-    """Splits lines with the core; builds each distinct envelope once, by its prefix (the
-    lines of one second at one level share one)."""
-
-    def __init__(self) -> None:
-        self._envelopes: dict[str, Envelope] = {}
-
-    def split(self, line: str) -> tuple[Envelope, str] | None:
-        """The envelope and body of a line; None where the grammar must decide."""
-        end = _core.envelope_end(line)
-        if end > 0:
-            prefix = line[:end]
-            envelope = self._envelopes.get(prefix)
-            if envelope is None:
-                envelope = self._new(prefix)
-            return envelope, line[end:]
-        if end == 0:
-            return NO_ENVELOPE, line
-        return None
-
-    def _new(self, prefix: str) -> Envelope:
-        fields = _core.envelope_fields(prefix)
-        # The core found this prefix a moment ago: it reads it again.
-        assert fields is not None, prefix
-        style_name, stamp, level, producer = fields
-        style, read_stamp, levels = _STYLES[style_name]
-        envelope = Envelope(
-            style,
-            None if stamp is None or read_stamp is None else read_stamp(stamp),
-            None if level is None else levels[level],
-            producer,
-        )
-        if len(self._envelopes) > _KEPT:
-            self._envelopes.clear()
-        self._envelopes[prefix] = envelope
-        return envelope
+def envelope_splitter() -> _core.EnvelopeSplitter[Envelope]:
+    """A splitter of lines into ``(Envelope, body)``, None where the grammar must decide (one
+    per log: it keeps the envelope of each prefix it met, so that the lines of one second at
+    one level share one)."""
+    return _core.EnvelopeSplitter(_envelope, NO_ENVELOPE)
 
 
-__all__ = ["EnvelopeSplitter"]
+def _envelope(style_name: str, stamp: str | None, level: str | None, producer: str) -> Envelope:
+    """The envelope of a prefix the core split off, from its pieces as printed."""
+    style, read_stamp, levels = _STYLES[style_name]
+    return Envelope(
+        style,
+        None if stamp is None or read_stamp is None else read_stamp(stamp),
+        None if level is None else levels[level],
+        producer,
+    )
+
+
+__all__ = ["envelope_splitter"]

@@ -36,7 +36,7 @@ from trtlog.events.autotuning import TacticTiming
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
-from trtlog.parse.envelope_split import EnvelopeSplitter
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.fast_path import LONGEST_REMEMBERED, FastPath
 from trtlog.parse.lexer_order import start_state_terminals
 from trtlog.parse.reader import may_embed_timestamp, numbered_segments
@@ -159,7 +159,7 @@ class CoreScanner:
     def __init__(self, fast_path: FastPath, lark: Lark, first_line: int = 1) -> None:
         self._fast_path = fast_path
         self._core = _core.Scanner(shared_guards(lark), first_line)
-        self._envelopes = EnvelopeSplitter()
+        self._envelopes = envelope_splitter()
         # The lines that hold more than one segment (``numbered_segments``).
         self.split_lines: set[int] = set()
 

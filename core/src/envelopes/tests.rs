@@ -243,3 +243,60 @@ fn fields_only_of_a_whole_prefix() {
     assert_eq!(fields("plain"), None);
     assert!(fields("[V] ").is_some());
 }
+
+#[test]
+fn the_head_memo_splits_each_line_as_split_does() {
+    let stamp = "[07/07/2026-02:11:00] ";
+    let lines = [
+        format!("{stamp}[V] [TRT] Tactic: 0x1 Time: 0.5 and more"),
+        format!("{stamp}[V] [TRT] Tactic: 0x2 Time: 0.7 and more"),
+        // The same first bytes, then a character beyond ASCII: left to the grammar.
+        format!("{stamp}[V] [TRT] Tactic: 0x2 Time: 0.7 and m\u{f6}re"),
+        format!("{stamp}[I] Starting inference, a long message"),
+        format!("{stamp}[I] [TRT] Loaded engine size: 1 MiB, and more"),
+        format!("{stamp}[TRT] [W] Using default stream in enqueueV3()"),
+        format!("{stamp}[TRT] [W] Using default stream in enqueueV3()"),
+        format!("{stamp}[TRT-LLM] [I] Total time of building Unnamed Network"),
+        "[V] [TRT] a line shorter than a head".to_owned(),
+        format!("{stamp}[TRT] [W] Using default stream in enqueueV3()"),
+    ];
+    let mut memo = HeadMemo::default();
+    for line in &lines {
+        assert_eq!(memo.split(line), split(line), "{line:?}");
+    }
+    assert_eq!(memo.split(&lines[2]), Split::Grammar);
+}
+
+mod properties {
+    use super::super::*;
+    use proptest::prelude::*;
+
+    /// Lines made of envelope pieces, so that consecutive lines often start alike.
+    fn line() -> impl Strategy<Value = String> {
+        let pieces = prop_oneof![
+            Just("[07/07/2026-02:11:00]"),
+            Just("[07/07/2026-02:11:01]"),
+            Just(" "),
+            Just("[V]"),
+            Just("[I]"),
+            Just("[TRT]"),
+            Just("[TRT-LLM]"),
+            Just("Tactic: 0x1 Time: 2"),
+            Just("x"),
+            Just("\u{f6}"),
+        ];
+        proptest::collection::vec(pieces, 0..9).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn a_memo_splits_as_split(lines in proptest::collection::vec(line(), 0..8)) {
+            let mut memo = HeadMemo::default();
+            for line in &lines {
+                prop_assert_eq!(memo.split(line), split(line), "{:?}", line);
+            }
+        }
+    }
+}
