@@ -18,12 +18,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
+from trtlog import _core
 from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
 from trtlog.parse import parse_file, parse_text
 from trtlog.parse.assembly import Record
-from trtlog.parse.envelope import split_envelope
-from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.envelope import Envelope, split_envelope
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import FASTEST_TACTIC, events_of, is_row, materialize
@@ -71,13 +72,15 @@ def same(left: object, right: object) -> bool:
     return left == right
 
 
-def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) -> bool:
+def assert_agrees(
+    envelope_line: str, envelopes: _core.EnvelopeSplitter[Envelope] | None = None
+) -> bool:
     """The core's events equal the grammar's wherever it claims the line; whether it did.
-    ``envelopes``: a cache that has split the lines before this one."""
-    for cache in (EnvelopeCache(), envelopes or EnvelopeCache()):
-        cached = cache.split(envelope_line)
-        if cached is not None:
-            assert cached == split_envelope(envelope_line), envelope_line
+    ``envelopes``: a splitter that has split the lines before this one."""
+    for splitter in (envelope_splitter(), envelopes or envelope_splitter()):
+        split = splitter.split(envelope_line)
+        if split is not None:
+            assert split == split_envelope(envelope_line), envelope_line
     claimed = core_events(envelope_line)
     if claimed is not None:
         assert same(claimed, grammar_events(envelope_line)), envelope_line
@@ -89,9 +92,9 @@ def assert_agrees(envelope_line: str, envelopes: EnvelopeCache | None = None) ->
 @pytest.mark.parametrize("path", ALL_LOGS, ids=lambda path: path.name)
 def test_every_line_parses_the_same_both_ways(path: Path) -> None:
     taken = 0
-    # One cache for the whole log, as the parser keeps one: what it remembers of a line must
-    # not change how it splits the next.
-    envelopes = EnvelopeCache()
+    # One splitter for the whole log, as the parser keeps one: the envelopes it remembers must
+    # not change how it splits the next line.
+    envelopes = envelope_splitter()
     with open_log(path) as stream:
         for _, segment in numbered_segments(stream):
             taken += assert_agrees(segment, envelopes)
@@ -458,12 +461,12 @@ _ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ",
 @given(st.lists(st.lists(st.sampled_from(_ENVELOPE_PIECES), max_size=7).map("".join), max_size=6))
 @example(["[07/07/2026-02:11:00] [I] x", "[07/07/2026-02:11:00] [I] [TRT] x"])
 @example(["[07/07/2026-02:11:00] [V] [TRT] x", "[07/07/2026-02:11:00] [V] [TRT]  x"])
-def test_an_envelope_cache_splits_each_line_as_a_new_one_would(lines: list[str]) -> None:
-    # The cache remembers a line's head: the lines after it must split as on their own.
-    envelopes = EnvelopeCache()
+def test_an_envelope_splitter_splits_each_line_as_a_new_one_would(lines: list[str]) -> None:
+    # The splitter remembers envelopes by prefix: the lines after it must split as on their own.
+    envelopes = envelope_splitter()
     for line in lines:
         split = envelopes.split(line)
-        assert split == EnvelopeCache().split(line), line
+        assert split == envelope_splitter().split(line), line
         if split is not None:
             assert split == split_envelope(line), line
 
@@ -479,6 +482,6 @@ def test_an_envelope_cache_splits_each_line_as_a_new_one_would(lines: list[str])
         "INFO: plain text",
     ],
 )
-def test_the_envelope_cache_splits_logging_envelopes_and_bars_itself(line: str) -> None:
+def test_the_envelope_splitter_splits_logging_envelopes_and_bars_itself(line: str) -> None:
     # Not left to the envelope grammar (None), and split as the grammar splits them.
-    assert EnvelopeCache().split(line) == split_envelope(line)
+    assert envelope_splitter().split(line) == split_envelope(line)

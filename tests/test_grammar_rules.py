@@ -26,7 +26,7 @@ from trtlog.events import Diagnostic, LayerCount
 from trtlog.events.base import TacticId, Tensor
 from trtlog.parse import parse_text
 from trtlog.parse.envelope import ENVELOPE_GRAMMAR, ENVELOPE_START, NO_ENVELOPE, split_envelope
-from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.grammar import (
     GRAMMAR_FOLDER,
     GRAMMAR_PACKAGE,
@@ -173,15 +173,15 @@ def events_of(line: str, start: str) -> list[Any]:
 
 
 def envelope_of(case: GrammarCase) -> object:
-    """The envelope the grammar makes of the case's line; its body and the envelope cache's
-    split are checked on the way."""
+    """The envelope the grammar makes of the case's line; its body and the native core's split
+    are checked on the way."""
     envelope, body = split_envelope(case.line)
     assert body == case.body
-    cached = EnvelopeCache().split(case.line)
+    split = envelope_splitter().split(case.line)
     if case.rule in GRAMMAR_ONLY_ENVELOPES:
-        assert cached in (None, (envelope, body))
+        assert split in (None, (envelope, body))
     else:
-        assert cached == (envelope, body)
+        assert split == (envelope, body)
     return envelope
 
 
@@ -337,7 +337,7 @@ def test_a_clock_stamp_and_level_without_a_source_are_not_an_envelope() -> None:
     # always names the source.
     line = "[13:48:27.826] [INFO] Some program's message"
     assert split_envelope(line) == (NO_ENVELOPE, line)
-    assert EnvelopeCache().split(line) in (None, (NO_ENVELOPE, line))
+    assert envelope_splitter().split(line) in (None, (NO_ENVELOPE, line))
 
 
 def test_deepstream_and_onnxruntime_logs_keep_their_own_lines_apart() -> None:

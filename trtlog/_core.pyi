@@ -1,5 +1,10 @@
 """The native scanning core (the Rust crate in ``core/``), built into the package by maturin."""
 
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+_Envelope = TypeVar("_Envelope")
+
 def widened(pattern: str) -> str:
     """A grammar terminal's Python pattern as a Rust pattern matching the same text or more."""
 
@@ -41,3 +46,16 @@ class Scanner:
         scanner's own would be (its envelope ""), or None; ``trtexec``: trtexec's own message."""
     @property
     def lines(self) -> int: ...
+
+class EnvelopeSplitter(Generic[_Envelope]):
+    """Splits lines into their envelope and body, as the envelope grammar does, or says None
+    where only the grammar can tell. Each distinct envelope prefix is built once, by
+    ``build(style, stamp, level, producer)``: the style as the core names it, the stamp and
+    level as printed, the producer; a line without an envelope gets ``no_envelope``."""
+
+    def __init__(
+        self,
+        build: Callable[[str, str | None, str | None, str], _Envelope],
+        no_envelope: _Envelope,
+    ) -> None: ...
+    def split(self, line: str) -> tuple[_Envelope, str] | None: ...

@@ -6,7 +6,7 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 8] = [
+const GRAMMARS: [&str; 9] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
@@ -15,6 +15,7 @@ const GRAMMARS: [&str; 8] = [
     include_str!("../../trtlog/grammars/memory.lark"),
     include_str!("../../trtlog/grammars/phases.lark"),
     include_str!("../../trtlog/grammars/performance.lark"),
+    include_str!("../../trtlog/grammars/envelope.lark"),
 ];
 
 /// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.

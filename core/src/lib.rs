@@ -9,6 +9,7 @@
 
 pub mod block;
 pub mod envelope;
+pub mod envelopes;
 pub mod forms;
 pub mod grammar;
 pub mod layers;

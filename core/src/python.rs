@@ -343,5 +343,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<SharedGuards>()?;
     module.add_class::<StartTerminals>()?;
     module.add_function(wrap_pyfunction!(widened, module)?)?;
+    crate::envelopes::python::register(module)?;
     Ok(())
 }

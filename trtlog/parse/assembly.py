@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
-from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.rows import RowBlock
 from trtlog.parse.scanner import BareLines, ClaimedRecords
 
@@ -42,10 +42,10 @@ def assemble_records(
     segments: Iterable[Scanned], fast: bool = True
 ) -> Iterator[Record | ClaimedRecords | RowBlock]:
     """Attach each bare segment to the enveloped record above it; blocks
-    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with a
-    regular expression instead of the grammar (the same result)."""
+    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with the
+    native core instead of the grammar (the same result)."""
     pending: Record | None = None
-    cache = EnvelopeCache() if fast else None
+    splitter = envelope_splitter() if fast else None
     for segment in segments:
         if type(segment) is BareLines:
             # Each goes where the bare line of its text would go, its record beside it.
@@ -69,7 +69,7 @@ def assemble_records(
             yield segment  # type: ignore[misc]
             continue
         number, text = segment  # type: ignore[misc]
-        split = cache.split(text) if cache is not None else None
+        split = splitter.split(text) if splitter is not None else None
         envelope, body = split if split is not None else split_envelope(text)
         if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
             pending.continuation.append((number, text))

@@ -1,6 +1,6 @@
 """Split a line into its envelope (timestamp, severity, producer) and its message body with the
-grammar (``split_envelope``). ``trtlog.parse.envelope_cache`` splits the prefixes of nearly
-every line with a regular expression and a cache of the envelopes seen, which give the same."""
+grammar (``split_envelope``). The native core splits the prefixes of nearly every line
+(``trtlog.parse.envelope_split``), which gives the same."""
 
 from __future__ import annotations
 
@@ -160,6 +160,8 @@ def onnxruntime_envelope(prefix: str, relayed: str | None) -> Envelope:
     return Envelope("onnxruntime", timestamp, iso_stamped_envelope(relayed).severity, "trt")
 
 
+# Where the stamp of Triton's prefix ends: the level letter, then "0511 01:22:37.728144".
+_TRITON_STAMP_END = 21
 # The source file of the logger that Triton's TensorRT backend hands TensorRT.
 TRITON_TENSORRT_LOGGER = "logging.cc"
 
@@ -168,23 +170,27 @@ def triton_envelope(prefix: str) -> Envelope:
     """Triton's ``I0511 01:22:37.728144 1 logging.cc:52] ``: TensorRT's message when its
     TensorRT backend's logger wrote it, Triton's own otherwise. The stamp has no year: it is
     dated in ``UNDATED``'s year (29 February, which that year lacks, leaves it without one)."""
-    stamp, _, rest = prefix[1:].partition(" ")
-    clock, _, rest = rest.lstrip().partition(" ")
-    source = rest.split()[1].partition(":")[0]
+    source = prefix[_TRITON_STAMP_END:].split()[1].partition(":")[0]
+    producer = "trt" if source == TRITON_TENSORRT_LOGGER else "triton"
+    return Envelope(
+        "triton", parse_triton_stamp(prefix[1:_TRITON_STAMP_END]), LEVELS[prefix[0]], producer
+    )
+
+
+def parse_triton_stamp(text: str) -> datetime | None:
+    """Triton's ``MMDD HH:MM:SS.ffffff``, in ``UNDATED``'s year (None on 29 February)."""
     try:
-        timestamp: datetime | None = datetime(
+        return datetime(
             UNDATED.year,
-            int(stamp[:2]),
-            int(stamp[2:4]),
-            int(clock[:2]),
-            int(clock[3:5]),
-            int(clock[6:8]),
-            int(clock[9:15]),
+            int(text[:2]),
+            int(text[2:4]),
+            int(text[5:7]),
+            int(text[8:10]),
+            int(text[11:13]),
+            int(text[14:20]),
         )
     except ValueError:
-        timestamp = None
-    producer = "trt" if source == TRITON_TENSORRT_LOGGER else "triton"
-    return Envelope("triton", timestamp, LEVELS[prefix[0]], producer)
+        return None
 
 
 def _level(tag: Token | str) -> str:

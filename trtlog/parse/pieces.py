@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, overload
 
+from trtlog import _core
 from trtlog.parse.announced import announces
-from trtlog.parse.envelope import NO_ENVELOPE, split_envelope
-from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.reader import numbered_segments
 
 # Pieces this size keep every worker busy and each result small; a log under two pieces is
@@ -58,7 +59,7 @@ def numbered_pieces(path: str, piece_bytes: int | None = None) -> NumberedPieces
     with file.open("rb") as stream:
         if stream.read(2) == _GZIP_MAGIC:
             return None
-        envelopes = EnvelopeCache()
+        envelopes = envelope_splitter()
         # Lines before the first envelope may be reclassified by what follows them
         # (``_record_events``): the first piece holds them and the first envelope.
         first_opening = _next_opening(stream, 0, envelopes, size)
@@ -76,7 +77,9 @@ def numbered_pieces(path: str, piece_bytes: int | None = None) -> NumberedPieces
     return NumberedPieces(path, starts, size)
 
 
-def _next_opening(stream: BinaryIO, offset: int, envelopes: EnvelopeCache, size: int) -> int | None:
+def _next_opening(
+    stream: BinaryIO, offset: int, envelopes: _core.EnvelopeSplitter[Envelope], size: int
+) -> int | None:
     """The offset of the first line at or after ``offset`` (at a line start, or after the next
     newline) that opens a record; None if none does within reach."""
     stream.seek(offset)
@@ -110,7 +113,7 @@ def _line_before(stream: BinaryIO, position: int) -> bytes:
     return data[data.rfind(b"\n", 0, len(data) - 1) + 1 :]
 
 
-def _announces(line: bytes, envelopes: EnvelopeCache) -> bool:
+def _announces(line: bytes, envelopes: _core.EnvelopeSplitter[Envelope]) -> bool:
     """Whether ``line`` may announce a list on the line after it (``trtlog.parse.announced``)."""
     text = line.decode("utf-8", errors="replace").rstrip("\r\n")
     if not text:
@@ -118,7 +121,7 @@ def _announces(line: bytes, envelopes: EnvelopeCache) -> bool:
     return announces((envelopes.split(text) or split_envelope(text))[1])
 
 
-def _opens_record(line: bytes, envelopes: EnvelopeCache) -> bool:
+def _opens_record(line: bytes, envelopes: _core.EnvelopeSplitter[Envelope]) -> bool:
     """A plain line (one segment) with an envelope: it cannot belong to the record above."""
     body = line.rstrip(b"\n")
     if body.endswith(b"\r"):

@@ -41,7 +41,7 @@ from trtlog.events.autotuning import TacticTiming
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
-from trtlog.parse.envelope_cache import EnvelopeCache
+from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.lexer_starts import start_state_terminals, terminal_name
 from trtlog.parse.reader import numbered_segments
 from trtlog.parse.rows import Item, RowBlock
@@ -178,7 +178,7 @@ class CoreScanner:
 
     def __init__(self, lark: Lark, first_line: int = 1) -> None:
         self._core = _core.Scanner(shared_guards(lark), first_line)
-        self._envelopes = EnvelopeCache()
+        self._envelopes = envelope_splitter()
         # The lines that hold more than one segment (``numbered_segments``).
         self.split_lines: set[int] = set()
 
@@ -216,7 +216,7 @@ class CoreScanner:
 
     def _envelope(self, prefix: str) -> Envelope:
         split = self._envelopes.split(prefix + "Tactic")
-        # The core only claims lines in envelopes the cache splits (trtexec's, a Python
+        # The core only claims lines in envelopes it splits itself (trtexec's, a Python
         # logger's): anything else is a disagreement the tests would show.
         assert split is not None and split[0] is not NO_ENVELOPE, prefix
         return split[0]
