@@ -3,7 +3,6 @@ markers each test gets from what it uses; Hypothesis's profiles."""
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -103,15 +102,6 @@ def private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "store"
     monkeypatch.setenv("TRTLOG_STORE", str(root))
     return root
-
-
-@pytest.fixture(autouse=True)
-def collected_as_usual() -> Iterator[None]:
-    """``trtlog parse`` run in this process freezes the objects alive (``gc.freeze``), as the
-    command does before it builds the tables: they are unfrozen after each test, so that
-    garbage left in reference cycles is collected as usual."""
-    yield
-    gc.unfreeze()
 
 
 def parse_strict(path: Path) -> ParsedLog:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -82,7 +81,6 @@ def write_parse_output(
                 log = stream_build_log(readable, jobs, bar.callback)
             # Not a log (a README, an empty file): said so, and neither kept nor current.
             require_tensorrt_lines(sources.log, log.summary)
-            _settle()
             try:
                 with _output(out) as stream:
                     from trtlog.cli.render_summary import render_summary
@@ -95,7 +93,6 @@ def write_parse_output(
                     Store(jobs=jobs).add(sources, log, readable, key=key.result(), before=before)
             return
         if key is not None:
-            _settle()
             Store(jobs=jobs).add(sources, log, readable, key=key.result(), before=before)
 
 
@@ -105,16 +102,6 @@ def _stats_if_readable(sources: Sources) -> dict[str, dict[str, int]] | None:
         return file_stats(sources)
     except OSError:
         return None
-
-
-def _settle() -> None:
-    """Leave the objects alive once the log is read out of later garbage collections (they are
-    still freed when let go).
-
-    A parse keeps hundreds of thousands of objects (events, columns, timeline spans) in no
-    reference cycle, and collects garbage rarely meanwhile (``trtlog.parse.collection``): the
-    next collection of the older generations would walk them all and find nothing to free."""
-    gc.freeze()
 
 
 def _write_document(parsed: ParsedLog, log: BuildLog, out: Path | None) -> None:
