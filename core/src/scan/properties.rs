@@ -34,6 +34,20 @@ proptest! {
     ) {
         check_accounting(&lines.join(&b'\n'), chunk);
     }
+
+    #[test]
+    fn a_message_claimed_on_its_own_never_panics_and_is_one_line(
+        body in prop_oneof![
+            "\\PC{0,80}",
+            "(Tactic|Fastest Tactic|Average on|Layer|  \\[=*-*\\]|Set Tactic Name)[: ]\\PC{0,40}",
+        ],
+        trtexec in any::<bool>(),
+    ) {
+        let scanner = Scanner::new(1, Guards::none());
+        if let Some(piece) = scanner.claim(&body, trtexec, 7) {
+            assert_eq!((piece.first_line(), piece.line_count()), (7, 1), "{piece:?}");
+        }
+    }
 }
 
 fn check_accounting(data: &[u8], chunk: usize) {
