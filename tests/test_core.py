@@ -425,3 +425,9 @@ def test_a_record_an_earlier_terminal_takes_is_not_claimed_as_a_later_form() -> 
     assert parser.claim(envelope, profiled, 2) is None
     (event,) = grammar_events("[07/07/2026-02:11:09] [V] [TRT] " + profiled)
     assert type(event).__name__ != "FastestTactic"
+
+
+def test_no_rule_is_claimed_in_the_messages_of_two_start_rules() -> None:
+    # The core keys a rule's guards by the rule's name alone.
+    forms = [form for form, _ in core_guards(RecordParser().lark)]
+    assert len(forms) == len(set(forms))

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
-from trtlog.parse import parse_file, parse_text
+from trtlog.parse import parse_file, parse_lines, parse_text
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summarize import summarize
 
@@ -55,6 +55,23 @@ def test_a_line_redrawn_by_carriage_returns_is_one_line() -> None:
         c = log.counts
         assert (c.recognized, c.unrecognized, c.foreign, c.blank) == (1, 1, 0, 1)
         assert log.physical_lines == 3 and c.segments == 5
+
+
+def test_lines_given_with_newlines_inside_are_the_lines_they_hold() -> None:
+    stamp = "[07/07/2026-06:12:03] [TRT] [V] "
+    lines = [
+        f"{stamp}Original: 24 layers\n{stamp}Tactic: 0x1 Time: 0.5",
+        # A lone surrogate is invalid UTF-8: replaced, whichever way the line is read.
+        f"{stamp}Nothing TensorRT prints \udc80\n",
+    ]
+    fast, slow = parse_lines(lines), parse_lines(lines, fast=False)
+    for log in (fast, slow):
+        assert log.physical_lines == 3 and added_up(log) == 3
+        c = log.counts
+        assert (c.recognized, c.unrecognized) == (2, 1)
+    assert [event.line for event in fast.events] == [event.line for event in slow.events]
+    assert fast.events[-1] == slow.events[-1]
+    assert "\udc80" not in fast.events[-1].text  # type: ignore[attr-defined]
 
 
 PIECES = [

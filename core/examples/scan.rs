@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use trtlog_core::forms::Guards;
+use trtlog_core::guards::Guards;
 use trtlog_core::scan::{Piece, Scanner};
 
 fn main() -> std::io::Result<()> {

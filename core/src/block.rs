@@ -1,7 +1,8 @@
 //! The lines of a run being collected into one piece (`scan`): tactic timings and Myelin rows
 //! as columns, one-line records as their tokens.
 
-use crate::forms::{timing, Guards, Kind};
+use crate::forms::{timing, Kind};
+use crate::guards::Guards;
 use crate::records::Record;
 use crate::scan::Piece;
 

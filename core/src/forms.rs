@@ -11,8 +11,7 @@
 //! lexer tries before the form's first terminal matches at its start (`Guards`, sent by the
 //! Python side, which reads the order from the parser).
 
-use regex::{Regex, RegexSet};
-use std::collections::HashMap;
+use regex::Regex;
 use std::sync::OnceLock;
 
 use crate::grammar::narrowed_terminal;
@@ -164,114 +163,6 @@ pub fn is_myelin(body: &str) -> bool {
     Kind::of(body) == Some(Kind::Myelin)
 }
 
-/// Per grammar rule, the terminals the grammar's lexer tries before the rule's first one at
-/// the start of a message: a body one of them matches at its start is not claimed (the lexer
-/// would take it otherwise). A rule without guards, or whose guards do not compile, is never
-/// claimed.
-///
-/// The lexer tries the terminals of a start rule in one order, so the guards of the rules
-/// claimed in one start rule's messages are the first few of one list: each such list is
-/// compiled once, when a body is first checked against it (a log may never reach trtexec's own
-/// messages), and a rule is guarded by its first few patterns.
-#[derive(Clone, Debug, Default)]
-pub struct Guards {
-    lists: Vec<GuardList>,
-    rules: HashMap<String, Guard>,
-}
-
-/// A list of guards, compiled when first needed (None where it does not compile).
-#[derive(Clone, Debug, Default)]
-struct GuardList {
-    patterns: Vec<String>,
-    compiled: OnceLock<Option<RegexSet>>,
-}
-
-/// A rule's guards: the first `count` patterns of list `list`.
-#[derive(Clone, Copy, Debug)]
-struct Guard {
-    list: usize,
-    count: usize,
-}
-
-impl GuardList {
-    fn set(&self) -> Option<&RegexSet> {
-        self.compiled
-            .get_or_init(|| {
-                let anchored = self
-                    .patterns
-                    .iter()
-                    .map(|pattern| format!(r"\A(?:{pattern})"));
-                RegexSet::new(anchored).ok()
-            })
-            .as_ref()
-    }
-}
-
-impl Guards {
-    /// `guards`: (rule, its patterns, each matched at the body's start).
-    pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let mut longest_first: Vec<&(String, Vec<String>)> = guards.iter().collect();
-        longest_first.sort_by_key(|(_, patterns)| std::cmp::Reverse(patterns.len()));
-        let mut lists: Vec<GuardList> = Vec::new();
-        let mut rules = HashMap::new();
-        for (rule, patterns) in longest_first {
-            let list = match lists
-                .iter()
-                .position(|list| list.patterns.starts_with(patterns))
-            {
-                Some(list) => list,
-                None => {
-                    lists.push(GuardList {
-                        patterns: patterns.clone(),
-                        compiled: OnceLock::new(),
-                    });
-                    lists.len() - 1
-                }
-            };
-            let count = patterns.len();
-            rules.insert(rule.clone(), Guard { list, count });
-        }
-        Guards { lists, rules }
-    }
-
-    /// No terminal comes before any rule's (for tests of the forms alone).
-    pub fn none() -> Guards {
-        let rules = [Kind::Plain, Kind::Named, Kind::Myelin].map(Kind::rule);
-        let rules = rules
-            .iter()
-            .chain(crate::records::RULES.iter())
-            .chain(crate::layers::RULES.iter())
-            .chain(crate::tuning::RULES.iter())
-            .chain(crate::runs::RULES.iter())
-            .map(|rule| (rule.to_string(), Guard { list: 0, count: 0 }))
-            .collect();
-        Guards {
-            lists: Vec::new(),
-            rules,
-        }
-    }
-
-    /// Whether a body of grammar rule `rule` may be claimed.
-    pub fn clear(&self, rule: &str, body: &str) -> bool {
-        let Some(guard) = self.rules.get(rule) else {
-            return false;
-        };
-        if guard.count == 0 {
-            return true;
-        }
-        let Some(set) = self.lists.get(guard.list).and_then(GuardList::set) else {
-            return false;
-        };
-        // Matches are listed in the patterns' order: the first tells.
-        !set.is_match(body)
-            || set
-                .matches(body)
-                .iter()
-                .next()
-                .is_none_or(|first| first >= guard.count)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,64 +228,5 @@ mod tests {
         assert_eq!(Kind::of("Tactic: is the only option"), None);
         assert_eq!(Kind::of("Tactics: 3"), None);
         assert!(is_myelin(" (myelin) Set user's cuda kernel library"));
-    }
-
-    #[test]
-    fn guards_decline_what_an_earlier_terminal_takes() {
-        let profiled =
-            r"[^\n]+? \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in ".to_string();
-        let guards = Guards::new(&[
-            ("myelin_trace".into(), vec![profiled]),
-            ("tactic_timing".into(), vec![]),
-            ("named_tactic_timing".into(), vec!["(".into()]),
-        ]);
-        assert!(guards.clear("myelin_trace", " (foreignNode) 1, 0.5, kernel"));
-        let profiled_row = " (foreignNode) x (Gemm) profiling completed in 1";
-        assert!(!guards.clear("myelin_trace", profiled_row));
-        assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
-        // A pattern that does not compile: the form is never claimed.
-        assert!(!guards.clear("named_tactic_timing", "Tactic Name: k Tactic: 0x1 Time: 1"));
-        // No guards at all: never claimed.
-        assert!(!guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
-        assert!(Guards::none().clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
-    }
-
-    #[test]
-    fn rules_guarded_by_the_start_of_one_list_see_only_their_own_guards() {
-        let earlier = "Fastest".to_string();
-        let later = "[^ ]+ Tactic".to_string();
-        let guards = Guards::new(&[
-            ("timing_runner".into(), vec![earlier.clone()]),
-            ("tactic_timing".into(), vec![earlier, later]),
-        ]);
-        let body = "Named Tactic: 0x1 Time: 1";
-        // Only the later pattern matches: it guards the rule with both, not the other.
-        assert!(guards.clear("timing_runner", body));
-        assert!(!guards.clear("tactic_timing", body));
-        let fastest = "Fastest Tactic: 0x1 Time: 1";
-        assert!(!guards.clear("timing_runner", fastest));
-        assert!(!guards.clear("tactic_timing", fastest));
-        assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
-    }
-
-    #[test]
-    fn the_rules_of_two_start_rules_are_guarded_by_their_own_lists() {
-        // trtexec's own messages start another rule: its lexer tries other terminals first.
-        let guards = Guards::new(&[
-            (
-                "tactic_timing".into(),
-                vec!["Fastest".into(), "Average".into()],
-            ),
-            (
-                "trace_average".into(),
-                vec!["Tactic".into(), "x".into(), "y".into()],
-            ),
-            ("fastest_tactic".into(), vec!["Fastest".into()]),
-        ]);
-        assert_eq!(guards.lists.len(), 2);
-        assert!(guards.clear("trace_average", "Average on 10 runs"));
-        assert!(!guards.clear("tactic_timing", "Average on 10 runs"));
-        assert!(!guards.clear("trace_average", "Tactic: 0x1 Time: 1"));
-        assert!(guards.clear("fastest_tactic", "Average on 10 runs"));
     }
 }

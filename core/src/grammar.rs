@@ -197,7 +197,7 @@ pub fn narrowed_terminal(name: &str) -> String {
 }
 
 /// A pattern Python's `re` reads (a terminal of the grammar, sent from Python) as a Rust
-/// pattern matching the same text or more, for the guards of `forms::Guards`: a guard that
+/// pattern matching the same text or more, for the guards of `guards::Guards`: a guard that
 /// matches more only makes the core decline more lines. A lookahead becomes a plain group (the
 /// guard asks whether the terminal matches at all, not where it ends), "not followed by any
 /// character" the end of the text, other negative lookaheads are dropped, and `\w` also takes

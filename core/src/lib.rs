@@ -12,6 +12,7 @@ pub mod envelope;
 pub mod envelopes;
 pub mod forms;
 pub mod grammar;
+pub mod guards;
 pub mod layers;
 pub mod messages;
 pub mod progress;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::forms::Guards;
+use crate::guards::Guards;
 use crate::records::Record;
 use crate::runs::RunRecord;
 use crate::scan::{Piece, Scanner as CoreScanner};

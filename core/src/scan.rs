@@ -13,7 +13,8 @@ use crate::envelope::{may_embed_stamp, opens_record, trtexec_info_prefix_len, ve
 use std::sync::Arc;
 
 use crate::block::Block;
-use crate::forms::{Guards, Kind};
+use crate::forms::Kind;
+use crate::guards::Guards;
 use crate::records::Record;
 
 /// What the scanner hands on, in the order of the lines.

@@ -18,8 +18,9 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-use crate::forms::{tactic_value, Guards};
+use crate::forms::tactic_value;
 use crate::grammar::{narrowed_terminal, terminal};
+use crate::guards::Guards;
 use crate::records::Record;
 
 /// A tuning record: its rule's tokens.

@@ -52,37 +52,47 @@ def iter_events(
 def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
     """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
     table builders read. ``parser.fast``: read by the native core, as a file is; otherwise line
-    by line with the grammar alone."""
+    by line with the grammar alone. Either way a text is read as its UTF-8 bytes would be (a
+    lone surrogate is invalid UTF-8, replaced), and a line given with "\\n" inside is read as the
+    lines it holds."""
     parser = parser or RecordParser()
     if parser.fast:
-        # The same native core as a file's bytes: the lines are handed to it as bytes.
-        yield from fold(StreamItems(parser).of_chunks(_line_bytes(lines)))
+        yield from fold(StreamItems(parser).of_chunks(_byte_pieces(_physical_lines(lines))))
         return
-    segments = numbered_segments(lines, split=parser.split_lines)
+    segments = numbered_segments(_physical_lines(lines), split=parser.split_lines)
     records = assemble_records(segments, fast=False)
     yield from fold(_record_events(records, parser))
 
 
+def _physical_lines(lines: Iterable[bytes | str]) -> Iterator[bytes]:
+    """Each physical line of ``lines`` as bytes, without its "\\n"."""
+    for line in lines:
+        data = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
+        if data.endswith(b"\n"):
+            data = data[:-1]
+        if b"\n" in data:
+            yield from data.split(b"\n")
+        else:
+            yield data
+
+
 # Lines are handed to the core in pieces of about this many bytes.
-_LINE_BYTES = 1 << 20
+_PIECE_BYTES = 1 << 20
 
 
-def _line_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
-    """The lines as bytes, each ended by one "\\n", in pieces of about ``_LINE_BYTES``."""
+def _byte_pieces(lines: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines, each ended by "\\n", joined in pieces of about ``_PIECE_BYTES``."""
     piece: list[bytes] = []
     size = 0
     for line in lines:
-        data = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
-        if not data.endswith(b"\n"):
-            data += b"\n"
-        piece.append(data)
-        size += len(data)
-        if size >= _LINE_BYTES:
-            yield b"".join(piece)
+        piece.append(line)
+        size += len(line) + 1
+        if size >= _PIECE_BYTES:
+            yield b"\n".join(piece) + b"\n"
             piece.clear()
             size = 0
     if piece:
-        yield b"".join(piece)
+        yield b"\n".join(piece) + b"\n"
 
 
 class StreamItems:
@@ -142,9 +152,17 @@ def _record_events(
 def parse_lines(
     lines: Iterable[bytes | str], source: str = "<lines>", fast: bool = True
 ) -> ParsedLog:
-    """Parse a log's lines; ``fast=False`` parses every line with the grammar alone."""
+    """Parse a log's lines (``iter_items``); ``fast=False`` parses every line with the grammar
+    alone."""
     parser = RecordParser(fast=fast)
-    counter = LineCounter(lines)
+    if fast:
+        stream = StreamItems(parser)
+        items = fold(stream.of_chunks(_byte_pieces(_physical_lines(lines))))
+        events = list(events_of(items))
+        return ParsedLog(
+            source=source, events=events, counts=parser.counts, physical_lines=stream.physical_lines
+        )
+    counter = LineCounter(_physical_lines(lines))
     events = list(iter_events(counter, parser))
     return ParsedLog(
         source=source, events=events, counts=parser.counts, physical_lines=counter.count

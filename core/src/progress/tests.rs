@@ -1,5 +1,5 @@
 use super::*;
-use crate::forms::Guards;
+use crate::guards::Guards;
 use crate::records::Record;
 use crate::scan::{Piece, Scanner};
 

@@ -1,6 +1,6 @@
 use super::*;
-use crate::forms::Guards;
 use crate::grammar::rule_text;
+use crate::guards::Guards;
 use crate::records::Record;
 use crate::runs::RunRecord;
 use crate::scan::{Piece, Scanner};

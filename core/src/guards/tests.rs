@@ -1,0 +1,71 @@
+use super::*;
+
+#[test]
+fn guards_decline_what_an_earlier_terminal_takes() {
+    let profiled =
+        r"[^\n]+? \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in ".to_string();
+    let guards = Guards::new(&[
+        ("myelin_trace".into(), vec![profiled]),
+        ("tactic_timing".into(), vec![]),
+        ("named_tactic_timing".into(), vec!["(".into()]),
+    ]);
+    assert!(guards.clear("myelin_trace", " (foreignNode) 1, 0.5, kernel"));
+    let profiled_row = " (foreignNode) x (Gemm) profiling completed in 1";
+    assert!(!guards.clear("myelin_trace", profiled_row));
+    assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
+    // A pattern that does not compile: the form is never claimed.
+    assert!(!guards.clear("named_tactic_timing", "Tactic Name: k Tactic: 0x1 Time: 1"));
+    // No guards at all: never claimed.
+    assert!(!guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
+    assert!(Guards::none().clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
+}
+
+#[test]
+fn rules_guarded_by_the_start_of_one_list_see_only_their_own_guards() {
+    let earlier = "Fastest".to_string();
+    let later = "[^ ]+ Tactic".to_string();
+    let guards = Guards::new(&[
+        ("timing_runner".into(), vec![earlier.clone()]),
+        ("tactic_timing".into(), vec![earlier, later]),
+    ]);
+    let body = "Named Tactic: 0x1 Time: 1";
+    // Only the later pattern matches: it guards the rule with both, not the other.
+    assert!(guards.clear("timing_runner", body));
+    assert!(!guards.clear("tactic_timing", body));
+    let fastest = "Fastest Tactic: 0x1 Time: 1";
+    assert!(!guards.clear("timing_runner", fastest));
+    assert!(!guards.clear("tactic_timing", fastest));
+    assert!(guards.clear("tactic_timing", "Tactic: 0x1 Time: 1"));
+}
+
+#[test]
+fn the_rules_of_two_start_rules_are_guarded_by_their_own_lists() {
+    // trtexec's own messages start another rule: its lexer tries other terminals first.
+    let guards = Guards::new(&[
+        (
+            "tactic_timing".into(),
+            vec!["Fastest".into(), "Average".into()],
+        ),
+        (
+            "trace_average".into(),
+            vec!["Tactic".into(), "x".into(), "y".into()],
+        ),
+        ("fastest_tactic".into(), vec!["Fastest".into()]),
+    ]);
+    assert_eq!(guards.lists.len(), 2);
+    assert!(guards.clear("trace_average", "Average on 10 runs"));
+    assert!(!guards.clear("tactic_timing", "Average on 10 runs"));
+    assert!(!guards.clear("trace_average", "Tactic: 0x1 Time: 1"));
+    assert!(guards.clear("fastest_tactic", "Average on 10 runs"));
+}
+
+#[test]
+fn a_pattern_that_does_not_compile_stops_only_the_rules_it_guards() {
+    let guards = Guards::new(&[
+        ("fastest_tactic".into(), vec!["Skipping".into()]),
+        ("timing_runner".into(), vec!["Skipping".into(), "(".into()]),
+    ]);
+    assert!(guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
+    assert!(!guards.clear("fastest_tactic", "Skipping x"));
+    assert!(!guards.clear("timing_runner", "--------------- Timing Runner: c (R)"));
+}
