@@ -1,6 +1,6 @@
 """The native core's envelope splitter against the envelope grammar on generated lines: the
 same ``(Envelope, body)``, or None where only the grammar can tell. (Every corpus line and every
-case of ``grammar_cases/envelope.toml`` are compared in ``test_fast_path.py`` and
+case of ``grammar_cases/envelope.toml`` are compared in ``test_claims.py`` and
 ``test_grammar_rules.py``.)"""
 
 from __future__ import annotations
@@ -118,3 +118,41 @@ def test_each_prefix_is_built_once() -> None:
         splitter.split(line)
     assert built == [("trtexec", "[07/07/2026-02:11:00]", "V", "trt")]
     assert splitter.split("x") == ("none", "x")
+
+
+_ENVELOPE_PIECES = ["[07/07/2026-02:11:00]", "[07/07/2026-02:11:01]", " ", "  ", "[V]", "[I]",
+                    "[W]", "[TRT]", "[TRT-LLM]", "[TensorRT] VERBOSE: ", "[13:47:39.127]",
+                    "[DEBUG]", "[TensorRT]", "Tactic: 0x1 Time: 2", "x", "[", "INFO: [TRT]:",
+                    "[2023-08-14 10:00:00", " WARNING]", "   INFO]", "2023-08-14 12:00:00.5",
+                    "[W:onnxruntime:Default, a.h:88 log]", "I0511 01:22:37.728144", " 1 ",
+                    "logging.cc:52]"]  # fmt: skip
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_ENVELOPE_PIECES), max_size=7).map("".join), max_size=6))
+@example(["[07/07/2026-02:11:00] [I] x", "[07/07/2026-02:11:00] [I] [TRT] x"])
+@example(["[07/07/2026-02:11:00] [V] [TRT] x", "[07/07/2026-02:11:00] [V] [TRT]  x"])
+def test_an_envelope_splitter_splits_each_line_as_a_new_one_would(lines: list[str]) -> None:
+    # The splitter remembers envelopes by prefix: the lines after it must split as on their own.
+    envelopes = envelope_splitter()
+    for line in lines:
+        split = envelopes.split(line)
+        assert split == envelope_splitter().split(line), line
+        if split is not None:
+            assert split == split_envelope(line), line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Torch-TensorRT 2.x (dinov2 corpus log) and 1.x envelopes, a progress monitor's bar.
+        "DEBUG:torch_tensorrt.dynamo.conversion._TRTInterpreter:Converted node x",
+        "DEBUG: [Torch-TensorRT TorchScript Conversion Context] - Tactic: 0x1 Time: 0.1",
+        "INFO:torch_tensorrt [TensorRT Conversion Context]:Total number of layers: 3",
+        "[=====-----] Building engine 1/9",
+        "INFO: plain text",
+    ],
+)
+def test_the_envelope_splitter_splits_logging_envelopes_and_bars_itself(line: str) -> None:
+    # Not left to the envelope grammar (None), and split as the grammar splits them.
+    assert envelope_splitter().split(line) == split_envelope(line)

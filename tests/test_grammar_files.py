@@ -327,7 +327,7 @@ def _normalised(pattern: str, lookarounds: bool = True) -> str:
 GENERIC_IDIOMS = ("0x[0-9a-fA-F]+",)
 # A restatement shares a run of this many characters with a terminal, with at least
 # ``_SYNTAX_PIECES`` pieces of expression syntax in it: runs of plain words are a rule's literals,
-# which the fast path writes as they are.
+# which code writes as they are.
 _RUN = 14
 _SYNTAX_PIECES = 3
 

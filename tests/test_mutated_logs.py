@@ -2,7 +2,7 @@
 
 Hypothesis cuts, shuffles, duplicates, interleaves and corrupts the sample logs (written in
 TensorRT's real formats) and the corpus logs' first lines (flipped bytes, lines cut short, numbers
-beyond 64 bits, figures that are not finite); every mutant is parsed, with the fast path and
+beyond 64 bits, figures that are not finite); every mutant is parsed, with the native core and
 without, and recognised + unrecognised + foreign + blank lines equal its physical lines.
 
 Two sizes: the same mutants each run also have every table built (150 under the ci Hypothesis

@@ -25,11 +25,13 @@ from trtlog.cli.app import app
 from trtlog.parse import LogSourceError, parse_file
 from trtlog.parse import parallel as parallel_module
 from trtlog.parse import pieces as pieces_module
+from trtlog.parse import scanner as scanner_module
+from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.parallel import ParallelParse, PieceResult
 from trtlog.parse.pieces import Piece, cut
+from trtlog.parse.pipeline import StreamItems
 from trtlog.parse.records import RecordParser
 from trtlog.parse.rows import events_of
-from trtlog.parse.scanner import shared_guards
 from trtlog.store.sources import resolve, stream_build_log
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
@@ -368,12 +370,26 @@ def test_workers_start_after_the_first_piece_is_parsed(
     assert parsed_when_started == [[0]]
 
 
-def test_each_piece_reuses_the_guards_compiled_before() -> None:
-    # The core's guards (the terminals Lark's lexer tries first, compiled) are kept per
-    # process, not compiled again for the parser of every piece.
-    first, second = RecordParser(), RecordParser()
-    assert shared_guards(first.lark) is shared_guards(second.lark)
-    assert first._claims is not None and RecordParser(fast=False)._claims is None
+def test_each_piece_reuses_the_guards_compiled_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The core's guards (the terminals Lark's lexer tries first) are made once per process,
+    # not again for the parser of every piece.
+    made: list[object] = []
+    real = scanner_module._core.Guards
+
+    def counted(guards: list[tuple[str, list[str]]]) -> object:
+        made.append(guards)
+        return real(guards)
+
+    monkeypatch.setattr(scanner_module._core, "Guards", counted)
+    scanner_module.shared_guards.cache_clear()
+    try:
+        for first_line in (1, 100):
+            list(StreamItems(first_line=first_line).of_chunks([b"[07/07/2026-02:11:09] [I] x\n"]))
+        RecordParser().claim(NO_ENVELOPE, "Tactic: 0x1 Time: 1", 1)
+    finally:
+        scanner_module.shared_guards.cache_clear()
+    assert len(made) == 1
+    assert RecordParser(fast=False)._claims is None
 
 
 @pytest.mark.slow

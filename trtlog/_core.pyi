@@ -21,14 +21,11 @@ class StartTerminals:
     def __init__(self, patterns: list[str]) -> None: ...
     def may_start(self, text: str) -> bool:
         """False only when no terminal matches at the start of ``text``."""
-    def first_match(self, text: str) -> int | None:
-        """The index of the first terminal, in the lexer's order, that matches at the start of
-        ``text`` (0 where the patterns did not compile), or None."""
 
 class Scanner:
     """Reads a log's bytes into pieces, in order:
 
-    - ``(0, first_line, text, record_follows)``: lines as text joined by "\\n";
+    - ``(0, first_line, text)``: lines as text joined by "\\n";
     - ``(1, first_line, envelope, tactic_ids, times, kernels, parameters)``: one-line tactic
       timings; ids and times as bytes of native u64 and f64, kernels and parameters lists where
       the lines name them, else None;

@@ -157,12 +157,6 @@ pub fn timing(kind: Kind, body: &str) -> Option<Timing<'_>> {
     })
 }
 
-/// Whether the body is a Myelin trace row the core may claim: `MYELIN_PREFIX [REST]`, where
-/// REST is the rest of the line.
-pub fn is_myelin(body: &str) -> bool {
-    Kind::of(body) == Some(Kind::Myelin)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +221,9 @@ mod tests {
         );
         assert_eq!(Kind::of("Tactic: is the only option"), None);
         assert_eq!(Kind::of("Tactics: 3"), None);
-        assert!(is_myelin(" (myelin) Set user's cuda kernel library"));
+        assert_eq!(
+            Kind::of(" (myelin) Set user's cuda kernel library"),
+            Some(Kind::Myelin)
+        );
     }
 }

@@ -18,7 +18,7 @@ use crate::tuning::TuningRecord;
 const KNOWN_KERNELS: usize = 100_000;
 
 /// Reads a log's bytes into pieces (see `scan::Piece`), as tuples:
-/// `(0, first_line, text, record_follows)`, `(1, first_line, envelope, tactic ids (bytes of
+/// `(0, first_line, text)`, `(1, first_line, envelope, tactic ids (bytes of
 /// native u64), times (bytes of native f64), kernels or None, parameters or None)`, and
 /// `(2, first_line, envelope, lines, bodies)` and `(3, first_line, envelope, records)`, each
 /// record a tuple of its grammar rule and its tokens (see `record`); an empty envelope: bare
@@ -65,12 +65,6 @@ impl StartTerminals {
     /// False only when no terminal matches at the start of `text`.
     fn may_start(&self, text: &str) -> bool {
         self.starts.may_start(text)
-    }
-
-    /// The index of the first terminal, in the lexer's order, that matches at the start of
-    /// `text` (0 where the patterns did not compile), or None.
-    fn first_match(&self, text: &str) -> Option<usize> {
-        self.starts.first_match(text)
     }
 }
 
@@ -129,13 +123,9 @@ impl Scanner {
 
     fn piece(&mut self, py: Python<'_>, piece: Piece) -> PyResult<Py<PyAny>> {
         let object = match piece {
-            Piece::Lines {
-                first_line,
-                text,
-                record_follows,
-            } => (0, first_line, text, record_follows)
-                .into_pyobject(py)?
-                .into_any(),
+            Piece::Lines { first_line, text } => {
+                (0, first_line, text).into_pyobject(py)?.into_any()
+            }
             Piece::Timings {
                 first_line,
                 prefix,

@@ -20,13 +20,8 @@ use crate::records::Record;
 /// What the scanner hands on, in the order of the lines.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Piece {
-    /// Lines `first_line`.. as text joined by "\n" (no final "\n"); `record_follows`: whether
-    /// the line after the last one is known to open a record.
-    Lines {
-        first_line: u64,
-        text: String,
-        record_follows: bool,
-    },
+    /// Lines `first_line`.. as text joined by "\n" (no final "\n").
+    Lines { first_line: u64, text: String },
     /// One-line tactic timings in envelope `prefix`; kernels and parameters where named.
     Timings {
         first_line: u64,
@@ -166,7 +161,7 @@ impl Scanner {
         }
         // The input ends here: nothing continues its last record.
         self.close_run(true);
-        self.flush_text(true);
+        self.flush_text();
         std::mem::take(&mut self.out)
     }
 
@@ -203,8 +198,7 @@ impl Scanner {
 
     fn push_text(&mut self, number: u64, line: &str) {
         if self.text.len() >= TEXT_PIECE_BYTES {
-            let follows = opens_record(line.as_bytes());
-            self.flush_text(follows);
+            self.flush_text();
         }
         if self.text_lines == 0 {
             self.text_first = number;
@@ -215,14 +209,13 @@ impl Scanner {
         self.text_lines += 1;
     }
 
-    fn flush_text(&mut self, record_follows: bool) {
+    fn flush_text(&mut self) {
         if self.text_lines == 0 {
             return;
         }
         self.out.push(Piece::Lines {
             first_line: self.text_first,
             text: std::mem::take(&mut self.text),
-            record_follows,
         });
         self.text_lines = 0;
     }
@@ -248,7 +241,8 @@ impl Scanner {
             }
             self.emit_block(&mut block, block_first, &run.prefix);
             let line = format!("{}{}", run.prefix, body);
-            // A run line has an envelope: it opens a record, and so closes the text before it.
+            // A run line with an envelope opens a record, and so closes the text before it (a
+            // bar's line has none: it is handed on as text like the lines around it).
             self.push_text(number, &line);
             block_first = number + 1;
         }
@@ -261,7 +255,7 @@ impl Scanner {
         }
         // The block's first line opens a record (a bare line does not): the text before it
         // ends there.
-        self.flush_text(block.kind != Kind::Progress);
+        self.flush_text();
         self.out.push(block.piece(first_line, prefix));
     }
 }

@@ -32,17 +32,6 @@ impl StartTerminals {
     pub fn may_start(&self, text: &str) -> bool {
         self.set.as_ref().is_none_or(|set| set.is_match(text))
     }
-
-    /// The index of the first terminal, in the lexer's order, that matches at the start of
-    /// `text`: the lexer takes no terminal before it. None when none matches; 0 when the
-    /// patterns did not compile (any terminal may match).
-    pub fn first_match(&self, text: &str) -> Option<usize> {
-        match &self.set {
-            // Matches are listed in the patterns' order.
-            Some(set) => set.matches(text).iter().next(),
-            None => Some(0),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -61,19 +50,6 @@ mod tests {
         // A plugin's debug print: the terminals match later in the text, never at its start.
         assert!(!terminals.may_start("    0x55ddd05d3460[enqueue] Tactic"));
         assert!(!terminals.may_start(""));
-    }
-
-    #[test]
-    fn the_first_terminal_in_the_lexers_order_is_the_one_it_takes() {
-        // A lazy subject tried before the literals: it takes a line holding its phrase.
-        let profiled = r"[^\n]+?(?: \(\w+\) profiling completed in )";
-        let terminals = starts(&[profiled, "Tactic", "Fastest Tactic"]);
-        assert_eq!(terminals.first_match("Fastest Tactic: 0x1"), Some(2));
-        assert_eq!(terminals.first_match("Tactic: 0x1 Time: 1"), Some(1));
-        let line = "Tactic x (Gemm) profiling completed in 1";
-        assert_eq!(terminals.first_match(line), Some(0));
-        assert_eq!(terminals.first_match("nothing"), None);
-        assert_eq!(starts(&["("]).first_match("nothing"), Some(0));
     }
 
     #[test]

@@ -41,8 +41,8 @@ class Record:
 def assemble_records(
     segments: Iterable[Scanned], fast: bool = True
 ) -> Iterator[Record | ClaimedRecords | RowBlock]:
-    """Attach each bare segment to the enveloped record above it; blocks
-    (``trtlog.parse.blocks``) pass as they are. ``fast`` splits the common envelopes with the
+    """Attach each bare segment to the enveloped record above it; blocks and claimed records
+    (``trtlog.parse.scanner``) pass as they are. ``fast`` splits the common envelopes with the
     native core instead of the grammar (the same result)."""
     pending: Record | None = None
     splitter = envelope_splitter() if fast else None
@@ -61,7 +61,7 @@ def assemble_records(
                 pending.read[number] = read
             continue
         if type(segment) in _SCANNED_RECORDS:
-            # A block's lines (a parsed line) have envelopes of their own: it closes the
+            # A block's lines (claimed records) have envelopes of their own: it closes the
             # record above.
             if pending is not None:
                 yield pending

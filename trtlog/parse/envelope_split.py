@@ -1,6 +1,6 @@
 """The envelopes of nearly every line, split by the native core (``trtlog._core``): the same
 ``(Envelope, body)`` as the envelope grammar (``split_envelope``), or None where only the
-grammar can tell (``tests/test_grammar_rules.py`` and ``tests/test_fast_path.py`` compare the
+grammar can tell (``tests/test_grammar_rules.py`` and ``tests/test_claims.py`` compare the
 two on every corpus line and on generated lines)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which terminal the grammar's lexer would start a message with, answered by the native core.
+"""Where the grammar's lexer starts a message: its start terminals, read from the parser.
 
 Lark's contextual lexer tries the terminals a parse state accepts in a fixed order (priority,
 then longest possible match) and takes the first that matches. Lazy terminals such as

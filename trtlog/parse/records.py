@@ -152,8 +152,8 @@ class RecordParser:
         return events
 
     def _count_claimed(self, claimed: ClaimedRecords) -> list[Item]:
-        """Count the records the core claimed as a claimed record is counted (their
-        numbers fit in 64 bits: the core declines the others)."""
+        """Count the records the core claimed as ``_parse_record`` counts a claimed one-line
+        record (their numbers fit in 64 bits: the core declines the others)."""
         counts, lines = self.counts, len(claimed.items)
         counts.segments += lines
         # Clean one-line records: never split.
@@ -164,7 +164,7 @@ class RecordParser:
         return claimed.items
 
     def _count_block(self, block: RowBlock) -> RowBlock:
-        """Count a block's lines as a claimed record is counted, each."""
+        """Count a block's lines as ``_parse_record`` counts a claimed one-line record, each."""
         counts, lines = self.counts, len(block)
         counts.segments += lines
         # A block's lines are clean segments: never split.

@@ -131,8 +131,8 @@ class BareLines:
             yield number, record[-1], record
 
 
-# What the scanner hands on: (line number, segment) for a line read one by one, a line parsed
-# already, records the core claimed, bare lines it read, or a block.
+# What the scanner hands on: (line number, segment) for a line read one by one, records the core
+# claimed, bare lines it read, or a block.
 Scanned = tuple[int, str] | ClaimedRecords | BareLines | RowBlock
 
 
@@ -206,7 +206,7 @@ class CoreScanner:
     def _piece(self, piece: tuple[Any, ...]) -> Iterator[Scanned]:
         kind = piece[0]
         if kind == 0:
-            _, first_line, text, _record_follows = piece
+            _, first_line, text = piece
             yield from numbered_segments(text.split("\n"), first_line, self.split_lines)
         elif kind == 3 and not piece[2]:
             # No envelope: lines under the record above, or records of their own.
