@@ -148,13 +148,15 @@ fn patterns() -> &'static Patterns {
 
 /// A terminal written as a pattern and its lookahead, `X(?=L)`, as `\A(X)L`: the first group
 /// is the token the lexer takes (the regex crate reports the match a backtracking engine finds
-/// first, so a lazy X is the shortest followed by L, as in Python).
-fn lazy_terminal(name: &str) -> Regex {
+/// first, so a lazy X is the shortest followed by L, as in Python). A body is one line, so the
+/// lookahead's "not followed by a character but a newline", `(?![^\n])`, is the end of a line.
+pub(crate) fn lazy_terminal(name: &str) -> Regex {
     let pattern = terminal(name).unwrap_or_else(|| panic!("terminal {name} is not in the grammar"));
     let (token, lookahead) = pattern
         .split_once("(?=")
         .and_then(|(token, rest)| Some((token, rest.strip_suffix(')')?)))
         .unwrap_or_else(|| panic!("terminal {name} ends in a lookahead"));
+    let lookahead = lookahead.replace(r"(?![^\n])", "(?m:$)");
     Regex::new(&format!(r"\A({})(?:{lookahead})", narrowed(token))).expect("lazy terminal")
 }
 
@@ -231,7 +233,7 @@ fn python_space(c: char) -> bool {
 }
 
 /// The token of a lazy terminal at the start of `text`, and the text after it.
-fn token<'a>(terminal: &Regex, text: &'a str) -> Option<(&'a str, &'a str)> {
+pub(crate) fn token<'a>(terminal: &Regex, text: &'a str) -> Option<(&'a str, &'a str)> {
     let token = terminal.captures(text)?.get(1)?;
     Some((token.as_str(), &text[token.end()..]))
 }

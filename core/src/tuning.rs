@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 use crate::forms::tactic_value;
 use crate::grammar::{narrowed_terminal, terminal};
 use crate::guards::Guards;
+use crate::layers::{lazy_terminal, token};
 use crate::records::Record;
 
 /// A tuning record: its rule's tokens.
@@ -116,9 +117,11 @@ pub fn may_be_tuning(body: &str) -> bool {
 struct Patterns {
     skipped: Regex,
     only: Regex,
-    /// Where PRUNED_LAYER may end: its lookahead with any text for the count (the count is
-    /// then read as ASCII digits, so the first place found is the lexer's or the line is left).
-    pruned_at: Regex,
+    /// The lazy terminals: each takes the shortest text its lookahead follows, as the lexer.
+    pruned_layer: Regex,
+    cached_subject: Regex,
+    format_list: Regex,
+    cached_formats: Regex,
     pruning: Regex,
     kernel_name: Regex,
     cached: Regex,
@@ -145,7 +148,10 @@ fn patterns() -> &'static Patterns {
                 r"\A{keyword}({tactic}){scratch}({uint}), available: ({uint})\z"
             )),
             only: compile(format!(r"\A{keyword}({tactic}){ONLY_OPTION}\z")),
-            pruned_at: compile(format!(r": [^ ]+{AVAILABLE_TACTICS}")),
+            pruned_layer: lazy_terminal("PRUNED_LAYER"),
+            cached_subject: lazy_terminal("CACHED_SUBJECT"),
+            format_list: lazy_terminal("FORMAT_LIST"),
+            cached_formats: lazy_terminal("CACHED_FORMATS"),
             pruning: compile(format!(
                 r"\A: ({uint}){AVAILABLE_TACTICS}({uint}) unparsable, ({uint}) pruned, ({uint}) remaining after tactic pruning\.\z"
             )),
@@ -208,14 +214,16 @@ fn skipped(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
     })
 }
 
-/// PRUNED_LAYER ": " UINT " available tactics, " ...: the layer is the shortest text (one
-/// character or more) followed by ": <digits> available tactics, ".
+/// PRUNED_LAYER ": " UINT " available tactics, " ...: the layer is PRUNED_LAYER's token.
 fn pruning(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
-    let at = patterns.pruned_at.find_at(body, first_len(body)?)?.start();
-    let found = patterns.pruning.captures(&body[at..])?;
+    if !body.contains(AVAILABLE_TACTICS) {
+        return None;
+    }
+    let (layer, rest) = token(&patterns.pruned_layer, body)?;
+    let found = patterns.pruning.captures(rest)?;
     let count = |index: usize| found[index].parse::<u64>().ok();
     Some(TuningRecord::Pruning {
-        layer: body[..at].to_string(),
+        layer: layer.to_string(),
         available: count(1)?,
         unparsable: count(2)?,
         pruned: count(3)?,
@@ -259,35 +267,24 @@ fn kernel_name(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
     })
 }
 
-/// CACHED_SUBJECT " [" [FORMAT_LIST] " -> " [CACHED_FORMATS] "] got cached result: " ...: the
-/// subject is the shortest text followed by " [" with the phrase somewhere after it; each list
-/// starts with a letter and is the shortest text before what follows it.
+/// CACHED_SUBJECT " [" [FORMAT_LIST] " -> " [CACHED_FORMATS] "] got cached result: " ...: each
+/// lazy token as its terminal takes it; a list is there where its terminal matches (it starts
+/// with a letter, the literal after it with a space).
 fn cache_hit(body: &str, patterns: &Patterns) -> Option<TuningRecord> {
-    let first = first_len(body)?;
-    let open = first + body[first..].find(" [")?;
-    if open + 2 > body.rfind(CACHED_RESULT)? {
-        return None;
-    }
-    let rest = &body[open + 2..];
-    let starts_list = |text: &str| text.starts_with(|c: char| c.is_ascii_alphabetic());
-    let (inputs, rest) = if starts_list(rest) {
-        let end = rest.find(" -> ")?;
-        (Some(&rest[..end]), &rest[end..])
-    } else {
-        (None, rest)
+    let (subject, rest) = token(&patterns.cached_subject, body)?;
+    let rest = rest.strip_prefix(" [")?;
+    let optional = |terminal: &Regex, text| match token(terminal, text) {
+        Some((list, rest)) => (Some(list), rest),
+        None => (None, text),
     };
+    let (inputs, rest) = optional(&patterns.format_list, rest);
     let rest = rest.strip_prefix(" -> ")?;
-    let (outputs, rest) = if starts_list(rest) {
-        let end = rest.find(CACHED_RESULT)?;
-        (Some(&rest[..end]), &rest[end..])
-    } else {
-        (None, rest)
-    };
+    let (outputs, rest) = optional(&patterns.cached_formats, rest);
     let found = patterns
         .cached
         .captures(rest.strip_prefix(CACHED_RESULT)?)?;
     Some(TuningRecord::CacheHit {
-        subject: body[..open].to_string(),
+        subject: subject.to_string(),
         inputs: inputs.map(str::to_string),
         outputs: outputs.map(str::to_string),
         runner: found.get(1)?.as_str().to_string(),

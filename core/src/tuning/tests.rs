@@ -62,6 +62,15 @@ fn tactic_pruning_of_an_8_6_build() {
         Some(TuningRecord::Pruning { layer, .. }) => assert_eq!(layer, "a: x"),
         other => panic!("{other:?}"),
     }
+    // The layer is the shortest text followed by a count and the phrase: a phrase with no
+    // count after it is part of the layer.
+    let body = "a: x available tactics, b: 2 available tactics, 0 unparsable, 0 pruned, 2 remaining after tactic pruning.";
+    match record(body) {
+        Some(TuningRecord::Pruning { layer, .. }) => {
+            assert_eq!(layer, "a: x available tactics, b")
+        }
+        other => panic!("{other:?}"),
+    }
     // The layer is one character or more.
     let body = ": 2 available tactics, 0 unparsable, 0 pruned, 2 remaining after tactic pruning.";
     assert_eq!(record(body), None);
@@ -172,6 +181,20 @@ fn timing_cache_hits_of_a_10_16_build() {
         }
         other => panic!("{other:?}"),
     }
+    // The subject is the shortest text followed by a bracketed list and the phrase; the input
+    // list the shortest followed by " -> ".
+    match record("a [b] c [A -> B -> C] got cached result: Reformat, tactic 0x1, 0.1 ms") {
+        Some(TuningRecord::CacheHit {
+            subject,
+            inputs,
+            outputs,
+            ..
+        }) => assert_eq!(
+            (subject.as_str(), inputs.as_deref(), outputs.as_deref()),
+            ("a", Some("b] c [A"), Some("B -> C"))
+        ),
+        other => panic!("{other:?}"),
+    }
     for body in [
         "x [A -> B] got cached result: Reformat, tactic 0x1, 0.1 ms ",
         "x [A -> B] got cached result: 1Reformat, tactic 0x1, 0.1 ms",
@@ -220,4 +243,20 @@ fn lines_of_these_forms_are_read_as_records() {
     }
     // A tactic's timing stays a timing.
     assert_eq!(Kind::of("Tactic: 0x1 Time: 0.5"), Some(Kind::Plain));
+}
+
+#[test]
+fn a_format_list_ends_where_its_terminal_says() {
+    // FORMAT_LIST's lookahead: " -> ", or the stars closing a format combination at the end of
+    // the line.
+    let list = crate::layers::lazy_terminal("FORMAT_LIST");
+    let token = |text| crate::layers::token(&list, text).map(|(token, _)| token);
+    assert_eq!(token("Float(1) -> Half(1)"), Some("Float(1)"));
+    assert_eq!(token("Float(1) ***************"), Some("Float(1)"));
+    assert_eq!(
+        token("Float(1) *************** -> Half(1)"),
+        Some("Float(1) ***************")
+    );
+    assert_eq!(token("Float(1) ***************x"), None);
+    assert_eq!(token("(1) -> Half(1)"), None);
 }
