@@ -5,6 +5,11 @@
 //! `[08/30/2026-04:08:32] [TRT] [V] `. The grammar (`grammars/envelope.lark`) knows many more;
 //! a line in any other envelope is left to it.
 
+use std::sync::OnceLock;
+
+use crate::grammar::narrowed_terminal;
+use crate::reach::{Reach, Terminals};
+
 /// `[MM/DD/YYYY-HH:MM:SS]`: the stamp's length in bytes.
 const STAMP_LEN: usize = 21;
 
@@ -39,14 +44,13 @@ pub fn verbose_prefix_len(line: &[u8]) -> Option<usize> {
 }
 
 /// trtexec's own envelope at INFO, stamp, space, `[I] ` (as printed since 7.x): its length, if
-/// `line` starts with it. The grammar reads a `[TRT]` tag after it as the library's envelope: a
-/// body that starts with "[" is not known here.
-pub fn trtexec_info_prefix_len(line: &[u8]) -> Option<usize> {
-    const TAG: &[u8] = b" [I] ";
-    let valid = starts_with_stamp(line)
-        && line[STAMP_LEN..].starts_with(TAG)
-        && line.get(STAMP_LEN + TAG.len()) != Some(&b'[');
-    valid.then_some(STAMP_LEN + TAG.len())
+/// `line` starts with it. The grammar reads a LIBRARY_TAG after it as the library's envelope: a
+/// body that LIBRARY_TAG may take is not known here.
+pub fn trtexec_info_prefix_len(line: &str) -> Option<usize> {
+    const TAG: &str = " [I] ";
+    let length = STAMP_LEN + TAG.len();
+    let tagged = starts_with_stamp(line.as_bytes()) && line[STAMP_LEN..].starts_with(TAG);
+    (tagged && terminals().library_tag.reach(&line[length..]) == Reach::Nothing).then_some(length)
 }
 
 /// Whether a `[MM/DD/YYYY-HH:MM:SS]` stamp may start after the first character of `line` (the
@@ -66,32 +70,29 @@ pub fn may_embed_stamp(line: &str) -> bool {
         })
 }
 
-/// Whether `line` opens a record of its own: a stamp, an optional space, then a severity or
-/// library tag (`[V]`, `[I]`, `[W]`, `[E]`, `[F]`, `[X]`, `[S]`, `[U]`, `[!]`, `[TRT]`,
-/// `[TRT-LLM]`). The grammar gives every such line an envelope, so no bare line under a record
-/// starts this way; it knows more envelopes, so "no" only means "not known here".
-pub fn opens_record(line: &[u8]) -> bool {
-    if !starts_with_stamp(line) {
-        return false;
-    }
-    let mut rest = &line[STAMP_LEN..];
-    if rest.first() == Some(&b' ') {
-        rest = &rest[1..];
-    }
-    const TAGS: [&[u8]; 11] = [
-        b"[V]",
-        b"[I]",
-        b"[W]",
-        b"[E]",
-        b"[F]",
-        b"[X]",
-        b"[S]",
-        b"[U]",
-        b"[!]",
-        b"[TRT]",
-        b"[TRT-LLM]",
-    ];
-    TAGS.iter().any(|tag| rest.starts_with(tag))
+/// Whether `line` opens a record of its own: TIMESTAMP, then LEVEL_TAG or LIBRARY_TAG. The
+/// grammar gives every such line an envelope, so no bare line under a record starts this way;
+/// it knows more envelopes, so "no" only means "not known here".
+pub fn opens_record(line: &str) -> bool {
+    terminals().record_opener.reach(line) == Reach::Match
+}
+
+/// The envelope terminals read here, each compiled once.
+struct EnvelopeTerminals {
+    library_tag: Terminals,
+    record_opener: Terminals,
+}
+
+fn terminals() -> &'static EnvelopeTerminals {
+    static TERMINALS: OnceLock<EnvelopeTerminals> = OnceLock::new();
+    TERMINALS.get_or_init(|| {
+        let [stamp, level, library] =
+            ["TIMESTAMP", "LEVEL_TAG", "LIBRARY_TAG"].map(narrowed_terminal);
+        EnvelopeTerminals {
+            library_tag: Terminals::new(std::slice::from_ref(&library)),
+            record_opener: Terminals::new(&[format!("{stamp}(?:{level}|{library})")]),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -121,19 +122,43 @@ mod tests {
     #[test]
     fn trtexec_info_prefix() {
         // TensorRT 8.6 trtexec inference (hackathon corpus log).
-        let line = b"[03/25/2023-07:13:26] [I] Average on 10 runs - GPU latency: 0.0433136 ms";
+        let line = "[03/25/2023-07:13:26] [I] Average on 10 runs - GPU latency: 0.0433136 ms";
         assert_eq!(trtexec_info_prefix_len(line), Some(26));
+        // The length TIMESTAMP and LEVEL_TAG take, and a level tag of INFO's letter.
+        let envelope = format!(
+            "^{}({})",
+            narrowed_terminal("TIMESTAMP"),
+            narrowed_terminal("LEVEL_TAG")
+        );
+        let found = regex::Regex::new(&envelope)
+            .unwrap()
+            .captures(line)
+            .unwrap();
+        assert_eq!((found[0].len(), &found[1]), (26, "[I] "));
+        // A body LIBRARY_TAG does not take is the body, even where it starts with a bracket.
+        assert_eq!(
+            trtexec_info_prefix_len("[03/25/2023-07:13:26] [I] [TRT-LLM] x"),
+            None
+        );
+        assert_eq!(
+            trtexec_info_prefix_len("[03/25/2023-07:13:26] [I] [TR"),
+            Some(26)
+        );
+        assert_eq!(
+            trtexec_info_prefix_len("[03/25/2023-07:13:26] [I] [=====-----] 10%"),
+            Some(26)
+        );
         // The library's messages at INFO, and trtexec's other levels, are not this envelope.
         assert_eq!(
-            trtexec_info_prefix_len(b"[03/25/2023-07:13:26] [I] [TRT] Loaded engine"),
+            trtexec_info_prefix_len("[03/25/2023-07:13:26] [I] [TRT] Loaded engine"),
             None
         );
         assert_eq!(
-            trtexec_info_prefix_len(b"[03/25/2023-07:13:26] [W] Average on 10 runs"),
+            trtexec_info_prefix_len("[03/25/2023-07:13:26] [W] Average on 10 runs"),
             None
         );
         assert_eq!(
-            trtexec_info_prefix_len(b"[03/25/2023-07:13:26][I] Average on 10 runs"),
+            trtexec_info_prefix_len("[03/25/2023-07:13:26][I] Average on 10 runs"),
             None
         );
     }
@@ -155,15 +180,21 @@ mod tests {
 
     #[test]
     fn record_openers() {
+        assert!(opens_record("[07/07/2026-02:11:09] [I] Starting inference"));
+        assert!(opens_record("[07/07/2026-02:11:09][W] no space"));
         assert!(opens_record(
-            b"[07/07/2026-02:11:09] [I] Starting inference"
+            "[07/07/2026-02:11:09] [TRT-LLM] [I] Total time"
         ));
-        assert!(opens_record(b"[07/07/2026-02:11:09][W] no space"));
-        assert!(opens_record(
-            b"[07/07/2026-02:11:09] [TRT-LLM] [I] Total time"
-        ));
-        assert!(!opens_record(b"    Layer(CaskConvolution): conv1"));
-        assert!(!opens_record(b"[07/07/2026-02:11:09] plain text"));
-        assert!(!opens_record(b""));
+        assert!(!opens_record("    Layer(CaskConvolution): conv1"));
+        assert!(!opens_record("[07/07/2026-02:11:09] plain text"));
+        assert!(!opens_record(""));
+        // Each printable ASCII character as a level letter: a record opens where LEVEL_TAG
+        // takes it.
+        let level_tag = regex::Regex::new(&format!("^{}", narrowed_terminal("LEVEL_TAG"))).unwrap();
+        for letter in (0x20u8..0x7f).map(char::from) {
+            let tag = format!("[{letter}] ");
+            let line = format!("[07/07/2026-02:11:09] {tag}x");
+            assert_eq!(opens_record(&line), level_tag.is_match(&tag), "{line:?}");
+        }
     }
 }

@@ -144,11 +144,43 @@ pub fn rule_text(name: &str) -> Option<&'static str> {
         .find_map(|line| line.strip_prefix(&head))
 }
 
+/// The alternatives of rule `name` (`name: ...`, `?name: ...`, continued on lines that start
+/// with `|`), each as written without its alias (`-> alias`).
+pub fn rule_alternatives(name: &str) -> Vec<&'static str> {
+    for text in GRAMMARS {
+        let mut lines = text.lines();
+        let Some(first) = lines.by_ref().find_map(|line| {
+            let line = line.strip_prefix(['?', '!']).unwrap_or(line);
+            line.strip_prefix(name)?.strip_prefix(": ")
+        }) else {
+            continue;
+        };
+        let continued = lines.map_while(|line| line.trim_start().strip_prefix('|'));
+        return std::iter::once(first)
+            .chain(continued)
+            .map(|alternative| match alternative.trim().rsplit_once(" -> ") {
+                Some((items, alias))
+                    if alias.chars().all(|c| c.is_ascii_lowercase() || c == '_') =>
+                {
+                    items.trim()
+                }
+                _ => alternative.trim(),
+            })
+            .collect();
+    }
+    Vec::new()
+}
+
 /// A Python pattern as a Rust one matching the same text or less: `\d` (Unicode digits in
 /// Python) becomes ASCII digits, which Rust's number parsers read; `\s` and `[^\s]` take in the
 /// four control characters (0x1C-0x1F) that Python counts as white space and Rust does not.
 pub fn narrowed(pattern: &str) -> String {
-    non_capturing(pattern)
+    narrowed_keeping_groups(&non_capturing(pattern))
+}
+
+/// `narrowed`, the pattern's own groups left capturing (to read the pieces of a token).
+pub fn narrowed_keeping_groups(pattern: &str) -> String {
+    pattern
         .replace(r"[^\s]", r"[^\s\x1C-\x1F]")
         .replace(r"\S", r"[^\s\x1C-\x1F]")
         .replace(r"\s", r"[\s\x1C-\x1F]")

@@ -16,6 +16,7 @@ pub mod guards;
 pub mod layers;
 pub mod messages;
 pub mod progress;
+pub mod reach;
 pub mod records;
 pub mod runs;
 pub mod scan;

@@ -180,7 +180,7 @@ impl Scanner {
                     return;
                 }
             }
-            let follows = opens_record(line.as_bytes());
+            let follows = opens_record(line);
             self.close_run(follows);
         }
         match candidate {
@@ -275,7 +275,7 @@ fn candidate(line: &str) -> Option<(usize, Kind)> {
     let bytes = line.as_bytes();
     let (prefix_len, trtexec) = if let Some(length) = verbose_prefix_len(bytes) {
         (length, false)
-    } else if let Some(length) = trtexec_info_prefix_len(bytes) {
+    } else if let Some(length) = trtexec_info_prefix_len(line) {
         (length, true)
     } else {
         return crate::progress::may_be_bar(line).then_some((0, Kind::Progress));

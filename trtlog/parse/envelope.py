@@ -160,8 +160,6 @@ def onnxruntime_envelope(prefix: str, relayed: str | None) -> Envelope:
     return Envelope("onnxruntime", timestamp, iso_stamped_envelope(relayed).severity, "trt")
 
 
-# Where the stamp of Triton's prefix ends: the level letter, then "0511 01:22:37.728144".
-_TRITON_STAMP_END = 21
 # The source file of the logger that Triton's TensorRT backend hands TensorRT.
 TRITON_TENSORRT_LOGGER = "logging.cc"
 
@@ -170,11 +168,12 @@ def triton_envelope(prefix: str) -> Envelope:
     """Triton's ``I0511 01:22:37.728144 1 logging.cc:52] ``: TensorRT's message when its
     TensorRT backend's logger wrote it, Triton's own otherwise. The stamp has no year: it is
     dated in ``UNDATED``'s year (29 February, which that year lacks, leaves it without one)."""
-    source = prefix[_TRITON_STAMP_END:].split()[1].partition(":")[0]
-    producer = "trt" if source == TRITON_TENSORRT_LOGGER else "triton"
-    return Envelope(
-        "triton", parse_triton_stamp(prefix[1:_TRITON_STAMP_END]), LEVELS[prefix[0]], producer
-    )
+    # glog's pieces, a blank after each: the level letter with the day, the time of day (the
+    # two are the stamp), the thread, the source file and line.
+    day, time, _thread, source = prefix.split(maxsplit=3)
+    producer = "trt" if source.partition(":")[0] == TRITON_TENSORRT_LOGGER else "triton"
+    stamp = parse_triton_stamp(f"{day[1:]} {time}")
+    return Envelope("triton", stamp, LEVELS[prefix[0]], producer)
 
 
 def parse_triton_stamp(text: str) -> datetime | None:

@@ -238,6 +238,81 @@ fn lines_only_the_grammar_can_tell() {
 }
 
 #[test]
+fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
+    // envelope.lark: each alternative of `envelope` and the rules it names, in order.
+    assert_eq!(
+        starts::start_terminals(),
+        [
+            "TIMESTAMP",
+            "LEVEL_TAG",
+            "LIBRARY_TAG",
+            "PYTHON_TRT_LEVEL",
+            "TORCH_TRT_PREFIX",
+            "PYTHON_LOGGING_PREFIX",
+            "JETSON_TAG",
+            "CLOCK_STAMP",
+            "DEEPSTREAM_PREFIX",
+            "ISO_STAMP_LEVEL",
+            "ONNXRUNTIME_PREFIX",
+            "TRITON_PREFIX",
+        ]
+    );
+    // A bracket no start terminal goes on with has no envelope, whatever follows it.
+    assert_eq!(split("[Tomato] 3 kg"), Split::NoEnvelope);
+    assert_eq!(split("[V"), Split::NoEnvelope);
+}
+
+#[test]
+fn every_letter_a_terminal_takes_opens_its_envelope() {
+    // Each printable ASCII character as the level letter of a tag and of Triton's prefix:
+    // split as an envelope exactly where the grammar's terminal takes it.
+    let whole = |name: &str| Regex::new(&format!("^{}", narrowed_terminal(name))).unwrap();
+    let (level_tag, triton) = (whole("LEVEL_TAG"), whole("TRITON_PREFIX"));
+    let mut letters = (String::new(), String::new());
+    for letter in (0x20u8..0x7f).map(char::from) {
+        let line = format!("[{letter}] x");
+        let tagged = matches!(
+            split(&line),
+            Split::Envelope {
+                style: Style::Level,
+                ..
+            }
+        );
+        assert_eq!(tagged, level_tag.is_match(&line), "{line:?}");
+        if tagged {
+            letters.0.push(letter);
+        }
+        let line = format!("{letter}0511 01:22:37.728144 1 logging.cc:52] x");
+        let glog = matches!(
+            split(&line),
+            Split::Envelope {
+                style: Style::Triton,
+                ..
+            }
+        );
+        assert_eq!(glog, triton.is_match(&line), "{line:?}");
+        if glog {
+            letters.1.push(letter);
+        }
+    }
+    // The letters the grammar writes today (LEVEL_TAG, TRITON_PREFIX).
+    assert_eq!(letters, ("!EFISUVWX".to_owned(), "EFIW".to_owned()));
+}
+
+#[test]
+fn triton_stamp_ends_at_the_second_blank() {
+    // The thread id right-aligned: more blanks before it.
+    let line = "W0511 01:22:37.728144    12 logging.cc:52] Unknown embedded device";
+    let (style, prefix, stamp, level, producer) = read(line);
+    assert_eq!(style, Style::Triton);
+    assert_eq!(prefix, "W0511 01:22:37.728144    12 logging.cc:52] ");
+    assert_eq!(
+        (stamp, level, producer),
+        (Some("0511 01:22:37.728144"), Some("W"), "trt")
+    );
+}
+
+#[test]
 fn fields_only_of_a_whole_prefix() {
     assert_eq!(fields("[07/07/2026-02:10:59] [V] [TRT] x"), None);
     assert_eq!(fields("plain"), None);
