@@ -5,6 +5,7 @@ case of ``grammar_cases/envelope.toml`` are compared in ``test_claims.py`` and
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 
 import pytest
@@ -156,3 +157,18 @@ def test_an_envelope_splitter_splits_each_line_as_a_new_one_would(lines: list[st
 def test_the_envelope_splitter_splits_logging_envelopes_and_bars_itself(line: str) -> None:
     # Not left to the envelope grammar (None), and split as the grammar splits them.
     assert envelope_splitter().split(line) == split_envelope(line)
+
+
+def test_a_triton_stamp_ends_at_its_second_blank() -> None:
+    # glog's prefix with a thread id of many digits (absl), and a padded one: the stamp is the
+    # day after the level letter and the time of day, whatever follows.
+    absl = "W0725 16:43:50.537823 139848660895552 file.py:280] x"
+    padded = "I0511 01:22:37.728144    12 logging.cc:52] Using cublasLt"
+    for line, stamp, severity, producer in [
+        (absl, datetime(1900, 7, 25, 16, 43, 50, 537823), "warning", "triton"),
+        (padded, datetime(1900, 5, 11, 1, 22, 37, 728144), "info", "trt"),
+    ]:
+        envelope, _ = split_envelope(line)
+        assert (envelope.style, envelope.timestamp) == ("triton", stamp)
+        assert (envelope.severity, envelope.producer) == (severity, producer)
+        assert envelope_splitter().split(line) == split_envelope(line)

@@ -8,10 +8,11 @@
 //! module. `split` says which, and how long the prefix is; `fields` reads the pieces an envelope
 //! is built from. The patterns are the grammar's terminals (`grammar::narrowed_terminal`).
 //!
-//! Where only the grammar can tell, `split` says so (`Split::Grammar`): the rarer envelopes
-//! (a stamp alone, `[TRT] [V]`, jetson-inference's `[TRT]    `) and every line with a
-//! character beyond ASCII where a pattern is tried (Python's `\d`, `\w` and `\s` take more of
-//! those than the narrowed terminals do).
+//! A line that none of the terminals an envelope may start with (read from the grammar's rules,
+//! `starts`) matches at its start has no envelope. Where only the grammar can tell, `split` says
+//! so (`Split::Grammar`): the rarer envelopes (a stamp alone, `[TRT] [V]`, jetson-inference's
+//! `[TRT]    `) and every line with a character beyond ASCII where a pattern is tried (Python's
+//! `\d`, `\w` and `\s` take more of those than the narrowed terminals do).
 
 use regex::Regex;
 use std::sync::OnceLock;
