@@ -426,8 +426,8 @@ def _compiled_patterns(source: str) -> set[str]:
 
 
 def test_the_parser_and_the_builds_write_each_expression_once() -> None:
-    # The fast path and the transformer once each wrote "(?<=\)), " and the "Set Tactic Name"
-    # subject's variant: an expression of one module is imported by another, not copied.
+    # Two modules that need one expression (such as "(?<=\)), ", which splits a layer's
+    # variant off its subject) import it from one of them, never copy it.
     modules: dict[str, set[str]] = {}
     for folder in ("parse", "build"):
         for source in sorted((PACKAGE / folder).rglob("*.py")):
