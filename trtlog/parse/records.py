@@ -35,7 +35,7 @@ from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
 from trtlog.parse.rows import Item, RowBlock
-from trtlog.parse.scanner import ClaimedRecords, CoreScanner
+from trtlog.parse.scanner import ClaimedRecords, MessageClaims
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
 POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
@@ -66,7 +66,7 @@ def _start_rule(envelope: Envelope) -> str:
 class RecordParser:
     """Parses records with the message grammar and keeps the line counts; with ``fast``, a
     one-line record whose message the native core claims is made from what the core read of it
-    (``CoreScanner.claim``), which gives the same events."""
+    (``MessageClaims``), which gives the same events."""
 
     def __init__(self, fast: bool = True) -> None:
         self._lark: Lark = message_parser()
@@ -78,7 +78,7 @@ class RecordParser:
         self._split_classes: dict[int, list[str]] = {}
         self.seen_envelope = False
         self.fast = fast
-        self._claims = CoreScanner(self._lark) if fast else None
+        self._claims = MessageClaims(self._lark) if fast else None
         # The grammar alone (``fast=False``) is the reference the core's results are tested
         # against: it tries every text with Lark.
         self._starts: LexerStarts | None = shared_lexer_starts(self._lark) if fast else None

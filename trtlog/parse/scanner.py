@@ -16,8 +16,9 @@ Average on 10 runs - ..."): each comes back as its grammar rule and tokens, made
 ``trtlog.parse.claimed``. It reads a progress monitor's bars, lines without an envelope, too
 (``BareLines``): their tokens are used only where the grammar leaves such a line to be parsed on
 its own (``trtlog.parse.assembly``). A one-line record that the core could not claim as it read
-it (its envelope is one the core does not read, or its line held escape codes) is claimed by the
-record parser with ``CoreScanner.claim`` once Python has split its envelope: the same core, the
+it (the scanner claims lines only in the envelopes the frequent forms come in, and never a line
+that held escape codes) is claimed by the
+record parser with ``MessageClaims`` once Python has split its envelope: the same core, the
 same guards.
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
@@ -173,6 +174,23 @@ def _widened(pattern: str) -> str:
     return _core.widened(pattern)
 
 
+class MessageClaims:
+    """One message at a time claimed by the core as it claims a line of its own read: for a
+    one-line record that Python split from its envelope (one the scanner does not claim lines
+    in, or a line that held escape codes: ``RecordParser``)."""
+
+    def __init__(self, lark: Lark) -> None:
+        self._core = _core.Scanner(shared_guards(lark))
+
+    def claim(self, envelope: Envelope, body: str, line: int, trtexec: bool) -> Item | None:
+        """The item of the record, or None; ``trtexec``: trtexec's own message."""
+        piece = self._core.claim(body, trtexec, line)
+        if piece is None:
+            return None
+        made = _made(piece, envelope)
+        return made.items[0] if isinstance(made, ClaimedRecords) else made
+
+
 class CoreScanner:
     """Reads bytes into blocks and numbered segments; ``lines`` counts physical lines."""
 
@@ -192,16 +210,6 @@ class CoreScanner:
                 yield from self._piece(piece)
         for piece in self._core.finish():
             yield from self._piece(piece)
-
-    def claim(self, envelope: Envelope, body: str, line: int, trtexec: bool) -> Item | None:
-        """The item of a one-line record split from its envelope here (one the core does not
-        read, or a line it could not claim as it read it: ``RecordParser``), where the core
-        claims its message as it claims a line of its own; ``trtexec``: trtexec's own message."""
-        piece = self._core.claim(body, trtexec, line)
-        if piece is None:
-            return None
-        made = _made(piece, envelope)
-        return made.items[0] if isinstance(made, ClaimedRecords) else made
 
     def _piece(self, piece: tuple[Any, ...]) -> Iterator[Scanned]:
         kind = piece[0]
@@ -266,6 +274,7 @@ __all__ = [
     "BareLines",
     "ClaimedRecords",
     "CoreScanner",
+    "MessageClaims",
     "Scanned",
     "byte_chunks",
     "core_guards",

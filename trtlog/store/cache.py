@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -23,9 +22,10 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trtlog.parse.reader import LogSourceError
+from trtlog.store.folders import read_json
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,13 +163,13 @@ def kept_logs(root: Path) -> pd.DataFrame:
 
     current = ""
     for candidate in current_candidates(root):
-        record = _read_record(candidate)
+        record = read_json(candidate)
         if record.get("sources"):
             current = str(record.get("key", ""))
             break
     rows = []
     for entry in reversed(entries(root)):
-        sources = _read_record(entry.folder / "meta.json").get("sources") or {}
+        sources = read_json(entry.folder / "meta.json").get("sources") or {}
         rows.append(
             {
                 "log": sources.get("name") or sources.get("log") or "(incomplete)",
@@ -181,14 +181,6 @@ def kept_logs(root: Path) -> pd.DataFrame:
         )
     columns = ["log", "size_bytes", "last_used", "current", "key"]
     return pd.DataFrame(rows, columns=columns)
-
-
-def _read_record(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def age(seconds: float) -> str:

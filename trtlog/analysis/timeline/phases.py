@@ -50,16 +50,8 @@ PHASES = [
 ]
 # Phases of the run rather than of one build.
 RUN_PHASES = {"model parsing", "engine load", "inference warm-up and timing", "profiling"}
-# Phases that happen inside a build.
-BUILD_PHASES = {
-    "network construction",
-    "graph optimisation",
-    "calibration",
-    "autotuning",
-    "reformat selection",
-    "memory planning",
-    "engine generation and serialisation",
-}
+# Phases that happen inside a build: all the others but the first.
+BUILD_PHASES = set(PHASES[1:]) - RUN_PHASES
 
 # Reported durations that measure a whole build ("build") or the whole trtexec build step of a
 # run ("run"): TensorRT's "Engine generation completed in" covers graph optimisation to the
