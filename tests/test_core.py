@@ -162,6 +162,13 @@ def test_every_form_has_guards_read_from_the_parser() -> None:
     assert any("profiling completed in" in pattern for pattern in guards["myelin_trace"])
 
 
+def test_every_claimed_rule_starts_where_the_scanner_says() -> None:
+    # A first terminal the start state does not try leaves the rule never claimed (its guard
+    # cannot compile): a grammar change that moves a rule's start must show here.
+    never = [form for form, patterns in core_guards(message_parser()) if patterns == ("(",)]
+    assert never == []
+
+
 def test_a_myelin_row_an_earlier_terminal_takes_is_left_to_the_grammar() -> None:
     stamp = "[07/07/2026-02:11:09] [V] [TRT] "
     lines = [
