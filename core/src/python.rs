@@ -3,12 +3,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::guards::Guards;
 use crate::records::Record;
 use crate::runs::RunRecord;
+use crate::scan::ahead::ScanAhead;
 use crate::scan::{Piece, Scanner as CoreScanner};
 use crate::starts::StartTerminals as CoreStartTerminals;
 use crate::tuning::TuningRecord;
@@ -25,8 +27,25 @@ const KNOWN_KERNELS: usize = 100_000;
 /// lines read as their form, each record ending in the line's text (see `run_record`).
 #[pyclass(module = "trtlog._core")]
 struct Scanner {
-    core: CoreScanner,
+    /// The core while no chunk is being scanned on the scanning thread.
+    core: Option<CoreScanner>,
+    ahead: Option<ScanAhead>,
+    guards: Arc<Guards>,
+    /// The physical lines read, as of the last pieces handed on.
+    lines: u64,
     kernels: HashMap<String, Py<PyString>>,
+}
+
+/// The pieces of the oldest chunk in flight, waited for with the interpreter lock released.
+fn received(py: Python<'_>, ahead: &mut ScanAhead) -> PyResult<(Vec<Piece>, u64)> {
+    let waiting: &ScanAhead = ahead;
+    let pieces = py.detach(|| waiting.receive()).map_err(|_| stopped())?;
+    ahead.received();
+    Ok(pieces)
+}
+
+fn stopped() -> PyErr {
+    PyRuntimeError::new_err("the scanning thread stopped")
 }
 
 /// Per form, the patterns of the terminals the grammar's lexer tries before it, compiled once
@@ -74,21 +93,44 @@ impl Scanner {
     #[pyo3(signature = (guards, first_line = 1))]
     fn new(guards: &SharedGuards, first_line: u64) -> Self {
         Scanner {
-            core: CoreScanner::new(first_line, Arc::clone(&guards.guards)),
+            core: Some(CoreScanner::new(first_line, Arc::clone(&guards.guards))),
+            ahead: None,
+            guards: Arc::clone(&guards.guards),
+            lines: 0,
             kernels: HashMap::new(),
         }
     }
 
-    /// The pieces that `data` completes (the GIL is released while it is scanned).
+    /// Hands `data` to the scanning thread and returns the pieces that the data fed before it
+    /// completes: one chunk is scanned while the pieces of the last are worked on.
     fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Vec<Py<PyAny>>> {
-        let core = &mut self.core;
-        let pieces = py.detach(|| core.feed(data));
+        if self.ahead.is_none() {
+            let core = self.core.take().ok_or_else(stopped)?;
+            self.ahead = Some(ScanAhead::start(core).map_err(|_| stopped())?);
+        }
+        let ahead = self.ahead.as_mut().ok_or_else(stopped)?;
+        ahead.send(data.to_vec()).map_err(|_| stopped())?;
+        if ahead.in_flight < 2 {
+            return Ok(Vec::new());
+        }
+        let (pieces, lines) = received(py, ahead)?;
+        self.lines = lines;
         self.objects(py, pieces)
     }
 
-    /// The pieces left at the end of the input.
+    /// The pieces left at the end of the input: those of the chunks still being scanned, then
+    /// the rest.
     fn finish(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        let pieces = self.core.finish();
+        let mut pieces = Vec::new();
+        if let Some(mut ahead) = self.ahead.take() {
+            while ahead.in_flight > 0 {
+                pieces.extend(received(py, &mut ahead)?.0);
+            }
+            self.core = Some(py.detach(move || ahead.join()).map_err(|_| stopped())?);
+        }
+        let core = self.core.as_mut().ok_or_else(stopped)?;
+        pieces.extend(core.finish());
+        self.lines = core.lines;
         self.objects(py, pieces)
     }
 
@@ -102,14 +144,14 @@ impl Scanner {
         trtexec: bool,
         line: u64,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let piece = self.core.claim(body, trtexec, line);
+        let piece = crate::scan::claim(&self.guards, body, trtexec, line);
         piece.map(|piece| self.piece(py, piece)).transpose()
     }
 
     /// The physical lines read so far.
     #[getter]
     fn lines(&self) -> u64 {
-        self.core.lines
+        self.core.as_ref().map_or(self.lines, |core| core.lines)
     }
 }
 

@@ -138,18 +138,7 @@ impl Scanner {
     /// claimed as a line of the scanner's own would be: its piece, numbered `line`, or None.
     /// `trtexec`: the message is trtexec's own (its `trtexec_message` start rule).
     pub fn claim(&self, body: &str, trtexec: bool, line: u64) -> Option<Piece> {
-        let kind = if trtexec {
-            crate::trtexec::may_be_message(body).then_some(Kind::Trtexec)?
-        } else if let Some(kind) = Kind::of(body) {
-            kind
-        } else {
-            // A progress monitor's bar, in an envelope or none.
-            crate::progress::may_be_bar(body).then_some(Kind::Progress)?
-        };
-        let mut block = Block::new(kind);
-        block
-            .take(body, &self.guards)
-            .then(|| block.piece(line, ""))
+        claim(&self.guards, body, trtexec, line)
     }
 
     /// Ends the input: hands on what is left (a last line without "\n" included).
@@ -260,6 +249,21 @@ impl Scanner {
     }
 }
 
+/// `body`, the message of a one-line record split from its envelope elsewhere, claimed as a
+/// line of a scanner's own would be (`Scanner::claim`).
+pub fn claim(guards: &Guards, body: &str, trtexec: bool, line: u64) -> Option<Piece> {
+    let kind = if trtexec {
+        crate::trtexec::may_be_message(body).then_some(Kind::Trtexec)?
+    } else if let Some(kind) = Kind::of(body) {
+        kind
+    } else {
+        // A progress monitor's bar, in an envelope or none.
+        crate::progress::may_be_bar(body).then_some(Kind::Progress)?
+    };
+    let mut block = Block::new(kind);
+    block.take(body, guards).then(|| block.piece(line, ""))
+}
+
 /// The text of `bytes`, invalid UTF-8 replaced by U+FFFD (as Python's "replace" does).
 fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
@@ -291,6 +295,8 @@ fn candidate(line: &str) -> Option<(usize, Kind)> {
     }
     Some((prefix_len, Kind::of(body)?))
 }
+
+pub mod ahead;
 
 #[cfg(test)]
 mod tests;

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, BinaryIO
 
@@ -206,21 +205,9 @@ class CoreScanner:
         return int(self._core.lines)
 
     def scan(self, chunks: Iterable[bytes]) -> Iterator[Scanned]:
-        """The pieces of ``chunks``. The next chunk is read and scanned on a second thread while
-        this one hands on the pieces of the last: the core scans without the interpreter lock,
-        so a log is read on two cores."""
-        remaining = iter(chunks)
-
-        def next_pieces() -> list[Any] | None:
-            chunk = next(remaining, None)
-            return None if chunk is None else self._core.feed(chunk)
-
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="trtlog-scan") as ahead:
-            scanned = ahead.submit(next_pieces)
-            while (pieces := scanned.result()) is not None:
-                scanned = ahead.submit(next_pieces)
-                for piece in pieces:
-                    yield from self._piece(piece)
+        for chunk in chunks:
+            for piece in self._core.feed(chunk):
+                yield from self._piece(piece)
         for piece in self._core.finish():
             yield from self._piece(piece)
 
