@@ -1,5 +1,6 @@
-"""Every process trtlog starts ends with it: SIGTERM or SIGHUP to a parallel parse or an ingest
-leaves no worker behind, and none holds the caller's standard output open."""
+"""Every process trtlog starts ends with it: SIGTERM or SIGHUP to a parse (while a forked process
+builds some of a large log's tables) or an ingest leaves no worker behind, and none holds the
+caller's standard output open."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 
 
 def big_log(folder: Path, megabytes: int = 40) -> Path:
-    """Sample logs run together until ``megabytes`` (several pieces of the parallel parse)."""
+    """Sample logs run together until ``megabytes`` (large enough for two table processes)."""
     text = "".join(path.read_text() for path in sorted(SAMPLES.glob("*.log")))
     path = folder / "big-build.log"
     with path.open("w") as stream:
@@ -57,7 +58,7 @@ def stop_and_check(command: list[str], marker: str, tmp_path: Path, number: int)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
-def test_a_stopped_parallel_parse_leaves_no_worker(tmp_path: Path, number: int) -> None:
+def test_a_stopped_parse_leaves_no_table_process(tmp_path: Path, number: int) -> None:
     log = big_log(tmp_path)
     command = [sys.executable, "-m", "trtlog.cli.app", "parse", str(log), "--jobs", "2"]
     stop_and_check(command, str(log), tmp_path, number)

@@ -19,7 +19,7 @@ from trtlog.cli import progress
 from trtlog.cli.app import app
 from trtlog.cli.progress import Bar, IngestProgress
 from trtlog.dataset import LogResult
-from trtlog.parse.parallel import ParallelParse
+from trtlog.parse.log_file import LogFile
 
 SAMPLE = SAMPLES / "trtexec_10.x_build_inference_profile.log"
 
@@ -68,20 +68,13 @@ def test_quiet_ingest_says_nothing() -> None:
     assert written.getvalue() == ""
 
 
-@pytest.mark.slow
-def test_the_parse_reports_bytes_read_up_to_the_whole_file(tmp_path: Path) -> None:
+def test_the_parse_reports_bytes_read_up_to_the_whole_file() -> None:
     size = SAMPLE.stat().st_size
-    for jobs, piece_bytes in ((1, None), (2, 4096)):
-        reported: list[int] = []
-        parse = ParallelParse(
-            str(SAMPLE), jobs, piece_bytes=piece_bytes, on_progress=reported.append
-        )
-        assert sum(1 for _ in parse.items()) > 0
-        assert reported == sorted(reported)
-        assert reported[-1] == size
-        if jobs == 2:
-            # One report per piece of about 4 kB.
-            assert len(reported) >= size // 8192
+    reported: list[int] = []
+    parse = LogFile(str(SAMPLE), on_progress=reported.append)
+    assert sum(1 for _ in parse.items()) > 0
+    assert reported == sorted(reported)
+    assert reported[-1] == size
 
 
 def _run_on_terminal(arguments: list[str], cwd: Path) -> tuple[int, str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import trtlog.parse.pieces
+import trtlog.parse.log_file
 import trtlog.store.table_writing as writing
 from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.buildlog import TABLES, BuildLog
@@ -127,16 +127,26 @@ def test_nothing_is_forked_unless_split_where_the_platform_can_fork(
 
 
 @pytest.mark.parametrize(
-    ("jobs", "piece_bytes", "split"),
+    ("jobs", "split_bytes", "split"),
     [(2, 1 << 10, True), (1, 1 << 10, False), (2, 1 << 30, False)],
 )
-def test_the_store_splits_for_a_log_parsed_in_pieces_by_more_than_one_job(
-    monkeypatch: pytest.MonkeyPatch, jobs: int, piece_bytes: int, split: bool
+def test_the_store_splits_for_a_large_log_with_more_than_one_job(
+    monkeypatch: pytest.MonkeyPatch, jobs: int, split_bytes: int, split: bool
 ) -> None:
-    # The sample (about 30 KB) is parsed in pieces when they are 1 KB, not when they are 1 GB.
-    monkeypatch.setattr(trtlog.parse.pieces, "PIECE_BYTES", piece_bytes)
+    # The sample (about 30 KB) is large when 1 KB is, not when 1 GB is.
+    monkeypatch.setattr(writing, "SPLIT_BYTES", split_bytes)
     assert Store(jobs=jobs)._split_tables(resolve(SAMPLE)) is split
     assert Store(jobs=jobs)._split_tables(resolve("-")) is False
+
+
+@pytest.mark.parametrize(("cores", "jobs"), [(1, 1), (2, 2), (16, 2)])
+def test_tables_are_built_by_two_processes_at_most_unless_told(
+    monkeypatch: pytest.MonkeyPatch, cores: int, jobs: int
+) -> None:
+    monkeypatch.setattr(trtlog.parse.log_file, "default_jobs", lambda: cores)
+    assert writing.default_table_jobs() == jobs
+    assert Store(jobs=None)._jobs() == jobs
+    assert Store(jobs=3)._jobs() == 3
 
 
 def test_writing_leaves_the_switch_interval_as_it_was_even_when_it_fails() -> None:

@@ -28,7 +28,8 @@ def load(
 ) -> BuildLog:
     """The tables of a TensorRT log, a trtexec JSON export or a ``trtlog build`` run folder,
     with the ``--exportLayerInfo``, ``--exportProfile`` and ``--exportTimes`` files beside it
-    (see ``trtlog.store.load``). ``jobs`` worker processes parse a large log."""
+    (see ``trtlog.store.load``). ``jobs``: the processes that build a large log's tables for
+    the store."""
     # Imported here so that `import trtlog` (and `trtlog --help`) does not pull in pandas.
     from trtlog.store import load as load_from_store
 

@@ -305,10 +305,3 @@ def parse_build_log(path: str | Path) -> BuildLog:
     from trtlog.parse import parse_file
 
     return BuildLog.from_parsed(parse_file(path))
-
-
-def import_table_libraries() -> None:
-    """Import what building the tables takes (pandas, a slow import), which reading the log does
-    not: a parallel parse does it once its workers run (``ParallelParse.once_forked``),
-    instead of while they wait to be forked."""
-    import pandas  # noqa: F401

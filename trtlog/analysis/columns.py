@@ -9,8 +9,7 @@ The tactic builder fills them as the log is read: a layer, formats and runner pe
 and a kernel per timing.
 
 pandas is imported by the functions that make pandas columns, here and in the table builders
-that read a log: a parallel parse forks its workers before pandas is loaded, and loads it while
-they parse (``trtlog.analysis.buildlog.import_table_libraries``).
+that read a log, so that commands that read no log never load it.
 """
 
 from __future__ import annotations

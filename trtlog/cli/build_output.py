@@ -52,17 +52,16 @@ def _parse_run(result: BuildResult, keep: bool) -> Summary | None:
     standard error where the build succeeded) when it cannot be read."""
     try:
         sources = resolve(result.folder.path)
-        # Parsed as ``trtlog parse`` parses: by the cores, without keeping the bulk of the
-        # events (a large model's build logs gigabytes).
+        # Parsed as ``trtlog parse`` parses: without keeping the bulk of the events (a large
+        # model's build logs gigabytes).
         if keep:
             from trtlog.store import Store
 
             summary = Store(jobs=None).load(sources).summary
         else:
-            from trtlog.parse.parallel import default_parse_jobs
             from trtlog.store.sources import stream_build_log
 
-            summary = stream_build_log(sources, default_parse_jobs()).summary
+            summary = stream_build_log(sources).summary
     except LogSourceError as error:
         # A build that failed before TensorRT said anything has its reason said already.
         if result.exit_code == 0:

@@ -47,7 +47,8 @@ def parse(
             "-j",
             min=1,
             help=(
-                "Processes that parse a large log, this one included (default: the cores, up to 8)."
+                "Processes that build a large log's tables, this one included (default: the"
+                " cores, up to 2)."
             ),
         ),
     ] = None,
@@ -63,13 +64,13 @@ def parse(
     """
     from trtlog.cli.parse_output import write_parse_output
     from trtlog.parse import LogSourceError
-    from trtlog.parse.parallel import default_parse_jobs
     from trtlog.store.sources import resolve
+    from trtlog.store.table_writing import default_table_jobs
 
     try:
         sources = resolve(log, layers, profile, times)
         write_parse_output(
-            sources, output_format.value, out, store, jobs or default_parse_jobs(), quiet
+            sources, output_format.value, out, store, jobs or default_table_jobs(), quiet
         )
     except LogSourceError as error:
         raise fail(str(error)) from None

@@ -47,9 +47,10 @@ def write_parse_output(
     jobs: int = 1,
     quiet: bool = False,
 ) -> None:
-    """The summary and the JSON-lines stream read the log in one pass without keeping its bulk
-    (any size of log); the JSON document holds every event. ``jobs`` worker processes parse a
-    large log. A large log's parse shows a progress bar on a terminal unless ``quiet``."""
+    """The summary and the JSON-lines stream read the log in one pass without keeping its
+    bulk (any size of log); the JSON document holds every event. ``jobs``: the processes that
+    build a large log's tables for the store. A large log's parse shows a progress bar on a
+    terminal unless ``quiet``."""
     if store:
         # A bad setting is said before a long parse, not after it.
         size_limit()
@@ -68,17 +69,17 @@ def write_parse_output(
         bar = bytes_bar(f"parsing {Path(sources.label).name}", _log_bytes(readable), quiet)
         if output_format == "jsonl":
             with bar:
-                log = _write_jsonl(readable, out, jobs, bar.callback)
+                log = _write_jsonl(readable, out, bar.callback)
             require_tensorrt_lines(sources.log, log.summary)
         elif output_format == "json":
             with bar:
-                parsed = parse_sources(readable, jobs, bar.callback)
+                parsed = parse_sources(readable, bar.callback)
             log = BuildLog.from_parsed(parsed)
             require_tensorrt_lines(sources.log, log.summary)
             _write_document(parsed, log, out)
         else:
             with bar:
-                log = stream_build_log(readable, jobs, bar.callback)
+                log = stream_build_log(readable, bar.callback)
             # Not a log (a README, an empty file): said so, and neither kept nor current.
             require_tensorrt_lines(sources.log, log.summary)
             try:
@@ -126,7 +127,7 @@ def _log_bytes(sources: Sources) -> int:
 
 
 def _write_jsonl(
-    sources: Sources, out: Path | None, jobs: int, on_progress: Callable[[int], None] | None
+    sources: Sources, out: Path | None, on_progress: Callable[[int], None] | None
 ) -> BuildLog:
     # Each event is written as soon as it is parsed, then the exports' events; the tables are
     # built along the way.
@@ -139,5 +140,5 @@ def _write_jsonl(
                 stream.write(json.dumps(event_to_dict(event), allow_nan=False))
                 stream.write("\n")
 
-        shell = read_sources(sources, write, jobs, on_progress=on_progress)
+        shell = read_sources(sources, write, on_progress=on_progress)
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

@@ -151,8 +151,8 @@ def _in_processes(paths: dict[str, str], jobs: int) -> Iterator[LogResult]:
 
 def _pool_results(paths: dict[str, str], workers: int) -> Iterator[tuple[str, LogResult | None]]:
     """Each log's result, or None where its worker process died."""
-    # Forked, as the parallel parse's workers: their parent is this process (a forkserver or
-    # spawn would put another process in between).
+    # Forked: their parent is this process (a forkserver or spawn would put another process in
+    # between).
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(
         max_workers=min(workers, len(paths)),

@@ -9,7 +9,6 @@ from functools import cache
 from typing import ClassVar
 
 from trtlog.events.makers import keyword_maker
-from trtlog.events.pickling import reduce_slots
 
 MIB = 1024 * 1024
 # The producer of events read from trtexec's JSON exports rather than from a log.
@@ -100,8 +99,6 @@ class Event:
     run: int | None = None
     build: int | None = None
     strategy: int | None = None
-
-    __reduce__ = reduce_slots
 
     @classmethod
     def kind(cls) -> str:

@@ -1,12 +1,11 @@
 """Fast constructors for the frozen, slotted event dataclasses.
 
 The ``__init__`` that ``dataclass(frozen=True)`` generates sets each field through
-``object.__setattr__``, and a call with keywords spread from a dict (``Event(**head, ...)``)
-first builds that dict. A verbose log of a large build holds millions of format combinations,
-timing runners and fastest tactics, each made once from what the native core read and again
-when a worker's result is unpickled. The makers here set the slots through their own
-descriptors from plain arguments, without the dict, and give exactly the object ``__init__``
-gives, defaults included; ``tests/test_makers.py`` checks that for every event class.
+``object.__setattr__``, and a call with keywords spread from a dict (``Event(**head, ...)``) first
+builds that dict. A verbose log of a large build holds millions of format combinations, timing
+runners and fastest tactics, each made from what the native core read. The makers here set the slots
+through their own descriptors from plain arguments, without the dict, and give exactly the object
+``__init__`` gives, defaults included; ``tests/test_makers.py`` checks that for every event class.
 
 Like ``dataclasses`` itself, they are generated as source text once per class: a function's
 parameters cannot be made any other way, and a loop over the fields would cost what it saves.

@@ -1,18 +1,17 @@
 """Rows: the events that fill most of a verbose log, carried as plain tuples.
 
-A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel
-names, and around them the format combinations, timing runners and fastest tactics (850,000 per GB
-of a 10.x log). Building a frozen event object for each costs more than parsing the line, and
-keeping them all costs gigabytes. So the native core's claims come as rows: a tuple whose
-first item is the event class and whose other items are that event's field values in the order of
+A large build logs millions of tactic timings, Myelin tactic-table lines and (7.x-8.5) kernel names,
+and around them the format combinations, timing runners and fastest tactics (850,000 per GB of a
+10.x log). Building a frozen event object for each costs more than parsing the line, and keeping
+them all costs gigabytes. So the native core's claims come as rows: a tuple whose first item is the
+event class and whose other items are that event's field values in the order of
 ``dataclasses.fields`` (``line``, ``end_line``, ``timestamp``, ``severity``, ``producer``, ``run``,
 ``build``, ``strategy``, then the class's own). A tactic id in a row may be a plain ``int`` (a
-fastest tactic's is: pickling a ``TacticId`` costs a call into Python per id when a worker process
-hands its rows back); ``materialize`` makes it a ``TacticId``. The grammar makes events of the same
-forms where the core declines a line, so a reader of items meets each of these kinds both as a
-row and as an event. The fold links rows as it links events, the table builders read rows directly,
-and ``materialize`` turns a row into the event it stands for when events are asked for
-(``parse_file``, ``--format json``). A row and its event are the same thing:
+fastest tactic's is, as the core read it); ``materialize`` makes it a ``TacticId``. The grammar
+makes events of the same forms where the core declines a line, so a reader of items meets each of
+these kinds both as a row and as an event. The fold links rows as it links events, the table
+builders read rows directly, and ``materialize`` turns a row into the event it stands for when
+events are asked for (``parse_file``, ``--format json``). A row and its event are the same thing:
 ``tests/test_claims.py`` checks ``materialize(row)`` against the grammar's event.
 """
 
@@ -33,7 +32,6 @@ from trtlog.events.autotuning import (
 from trtlog.events.base import Event, TacticId, timed_ms
 from trtlog.events.makers import value_maker
 from trtlog.events.notes import MyelinTrace
-from trtlog.events.pickling import reduce_slots
 from trtlog.parse.envelope import Envelope
 
 ROW_CLASSES: tuple[type[Event], ...] = (
@@ -84,11 +82,6 @@ class RowBlock:
     formats: str | None = None
     runner: str | None = None
     runner_id: int | None = None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt through ``__init__`` (blocks are few; events use ``reduce_slots``'s rebuild).
-        _, (cls, *values) = reduce_slots(self)
-        return cls, tuple(values)
 
     def __len__(self) -> int:
         """The block's lines."""

@@ -86,7 +86,7 @@ class Store:
 
     def __init__(self, root: Path | None = None, jobs: int | None = 1) -> None:
         self.root = root or store_dir()
-        # Processes that parse a large log (``trtlog.parse.parallel``); None: the default.
+        # Processes that build a large log's tables (``write_tables``); None: the default.
         self.jobs = jobs
 
     def load(self, sources: Sources | None = None, make_current: bool = True) -> BuildLog:
@@ -130,7 +130,7 @@ class Store:
                 before = None if streamed(sources.log) else file_stats(sources)
                 key = sources_key(readable)
                 if not self._complete(key):
-                    log = stream_build_log(readable, self._jobs())
+                    log = stream_build_log(readable)
                     require_tensorrt_lines(sources.log, log.summary)
                     unchanged = before is None or file_stats(sources) == before
                     self._save(key, log, sources, readable, complete=unchanged)
@@ -145,9 +145,9 @@ class Store:
     def _jobs(self) -> int:
         if self.jobs is not None:
             return self.jobs
-        from trtlog.parse.parallel import default_parse_jobs
+        from trtlog.store.table_writing import default_table_jobs
 
-        return default_parse_jobs()
+        return default_table_jobs()
 
     def add(
         self,
@@ -273,12 +273,12 @@ class Store:
 
     def _split_tables(self, readable: Sources) -> bool:
         """Whether two processes build the tables: with more than one job allowed, for a log
-        large enough to be parsed in pieces."""
+        large enough that its tables take a while."""
         if self._jobs() < 2:
             return False
-        from trtlog.parse.pieces import PIECE_BYTES
+        from trtlog.store.table_writing import SPLIT_BYTES
 
-        return log_bytes(readable) >= 2 * PIECE_BYTES
+        return log_bytes(readable) >= SPLIT_BYTES
 
     def _open(self, key: str, sources: Sources) -> BuildLog:
         folder = self.root / key
@@ -316,12 +316,12 @@ def load(
 ) -> BuildLog:
     """The tables of a log (or a JSON export, or a run folder) and the exports beside it:
     parsed now, or, with ``store=True``, kept in the parsed-log store and read from it next
-    time. Without any source, the store's current log. ``jobs`` worker processes parse a
-    large log."""
+    time. Without any source, the store's current log. ``jobs``: the processes that build a
+    large log's tables for the store."""
     given = (source, layers, profile, times)
     sources = resolve(source, layers, profile, times) if any(given) else None
     if sources is not None and not store:
-        return stream_build_log(sources, jobs)
+        return stream_build_log(sources)
     try:
         return Store(jobs=jobs).load(sources, make_current=False)
     except NoCurrentLog as error:

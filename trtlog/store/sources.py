@@ -227,15 +227,13 @@ def _bounded_copy(source: BinaryIO, target: IO[bytes], limit: int, log: str) -> 
         target.write(data)
 
 
-def parse_sources(
-    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
-) -> ParsedLog:
-    """The log's events followed by the events of each export file; ``jobs`` worker processes
-    parse a large log (see ``trtlog.parse.parallel``). ``on_progress``: as ``read_sources``'s."""
+def parse_sources(sources: Sources, on_progress: Callable[[int], None] | None = None) -> ParsedLog:
+    """The log's events followed by the events of each export file. ``on_progress``: as
+    ``read_sources``'s."""
     from trtlog.parse.rows import events_of
 
     items: list[Item] = []
-    parsed = read_sources(sources, items.append, jobs, on_progress=on_progress)
+    parsed = read_sources(sources, items.append, on_progress=on_progress)
     parsed.events = list(events_of(items))
     return parsed
 
@@ -243,23 +241,21 @@ def parse_sources(
 def read_sources(
     sources: Sources,
     sink: Callable[[Item], None],
-    jobs: int = 1,
-    once_forked: Callable[[], object] | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> ParsedLog:
     """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
-    events. Memory does not grow with the log. ``once_forked`` and ``on_progress`` (the
-    bytes of the log read so far): as ``ParallelParse``'s."""
+    events. Memory does not grow with the log. ``on_progress`` (the bytes of the log read so
+    far): as ``LogFile``'s."""
     from trtlog.exports import export_events
     from trtlog.parse import ParsedLog
     from trtlog.parse.capture_times import read_capture
-    from trtlog.parse.parallel import ParallelParse
+    from trtlog.parse.log_file import LogFile
 
     shell = ParsedLog(source=sources.label)
     place: tuple[int | None, int | None, int | None] = (None, None, None)
     if sources.log is not None:
-        parse = ParallelParse(sources.log, jobs, once_forked=once_forked, on_progress=on_progress)
+        parse = LogFile(sources.log, on_progress=on_progress)
         items = parse.items()
         if sources.capture is not None:
             items = read_capture(sources.capture).stamp(items)
@@ -278,18 +274,16 @@ def read_sources(
 
 
 def stream_build_log(
-    sources: Sources, jobs: int = 1, on_progress: Callable[[int], None] | None = None
+    sources: Sources, on_progress: Callable[[int], None] | None = None
 ) -> BuildLog:
     """The tables of ``sources``, read in one pass without keeping the bulk of the events: the
-    way to read logs of any size; ``jobs`` worker processes parse a large log. Its events are
-    parsed again if asked for. ``on_progress`` is told the bytes of the log read so far."""
-    from trtlog.analysis.buildlog import BuildLog, import_table_libraries
+    way to read logs of any size. Its events are parsed again if asked for. ``on_progress`` is
+    told the bytes of the log read so far."""
+    from trtlog.analysis.buildlog import BuildLog
     from trtlog.analysis.stream import TableStream
 
     stream = TableStream()
-    shell = read_sources(
-        sources, stream.feed, jobs, once_forked=import_table_libraries, on_progress=on_progress
-    )
+    shell = read_sources(sources, stream.feed, on_progress=on_progress)
     return BuildLog.from_stream(shell, stream, reread=lambda: parse_sources(sources).events)
 
 

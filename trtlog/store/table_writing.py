@@ -1,9 +1,10 @@
 """Build one log's tables and write them into its store folder.
 
 Each table is built in turn and written by a thread while the next is built (writing Parquet
-releases the interpreter lock). Once a large log is parsed by more than one process, building
-its tables is the last step, and this process would do it alone while the other cores idle. So
-for such a log a forked process builds and writes the tables that need neither the tactics table
+releases the interpreter lock). Once a large log is read (on two cores: the native core scans
+on a thread of its own), building its tables is the last step, and this process would do it
+alone while the other cores idle. So for such a log, where more than one job is allowed, a
+forked process builds and writes the tables that need neither the tactics table
 nor one built from it, while this one builds the tactics, choices and layers tables. The forked
 process gets the parsed log as it is, without copying; where it fails, this one builds its
 tables after all.
@@ -44,6 +45,18 @@ SIDE_TABLES = frozenset(
     }
 )
 
+# A log this large is worth a second process for its tables, where more than one job is allowed.
+SPLIT_BYTES = 16 << 20
+
+
+def default_table_jobs() -> int:
+    """The processes that build a large log's tables unless told: two where there are two
+    cores (``SIDE_TABLES`` and the others)."""
+    from trtlog.parse.log_file import default_jobs
+
+    return min(default_jobs(), 2)
+
+
 # The writing thread makes each row group of a table into Arrow in many short steps, each one
 # waiting for the interpreter lock while this thread builds the next table: with Python's
 # default switch interval it would wait far longer than it works.
@@ -66,7 +79,7 @@ def write_tables(log: BuildLog, folder: Path, names: Sequence[str], split: bool)
 
 
 def can_fork() -> bool:
-    # As the parallel parse (``trtlog.parse.parallel``): fork where the platform is POSIX.
+    # Fork where the platform is POSIX (elsewhere a child would import everything again).
     return os.name == "posix" and hasattr(os, "fork")
 
 
