@@ -33,7 +33,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.timeline.phases import total_kind
-from trtlog.analysis.timeline.placement import read_block, read_item
+from trtlog.analysis.timeline.placement import (
+    read_block,
+    read_item,
+    read_tuning_run,
+    tuning_key,
+)
 from trtlog.analysis.timeline.spans import (
     COLUMNS,
     Passes,
@@ -176,13 +181,24 @@ class TimelineBuilder:
         stamp, run = self._second_stamp, self._run
         spread = count if stamp is not None and not stamp.microsecond else 0
         position = 0
-        for item in second:
-            if type(item) is RowBlock:
+        index, count_items = 0, len(second)
+        while index < count_items:
+            item = second[index]
+            key = tuning_key(item)
+            if key is not None:
+                end = index + 1
+                while end < count_items and tuning_key(second[end]) == key:
+                    end += 1
+                position = read_tuning_run(run, second[index:end], key, position, spread)
+                index = end
+            elif type(item) is RowBlock:
                 read_block(run, item, position, spread)
                 position += len(item)
+                index += 1
             else:
                 read_item(run, item, position / spread if spread else 0.0)
                 position += 1
+                index += 1
 
 
 def timeline_table(items: Iterable[Item]) -> pd.DataFrame:

@@ -80,6 +80,120 @@ def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
     _place_tuning(run, number, row[rows.LAYER], line, end_line, offset, seconds)
 
 
+def tuning_key(item: Item) -> tuple[int | None, int | None] | None:
+    """The build and strategy of an item of tactic tuning (a tuning row or event, a block of
+    tactic timings), None for any other: consecutive items of one key are read together
+    (``read_tuning_run``)."""
+    kind = type(item)
+    if kind is tuple:
+        row: rows.Row = item  # type: ignore[assignment]
+        return (row[rows.BUILD], row[rows.STRATEGY]) if row[0] in TUNING_ROW_CLASSES else None
+    if kind is RowBlock:
+        block: RowBlock = item  # type: ignore[assignment]
+        return (block.build, block.strategy) if block.kind is TacticTiming else None
+    if kind in _TUNING_EVENTS:
+        event: AutotuningEvent = item  # type: ignore[assignment]
+        return event.build, event.strategy
+    return None
+
+
+class _Lines:
+    """Consecutive tuning lines of one layer (or none): where they start and end, their
+    tactics timed and the profiling times they report."""
+
+    __slots__ = ("end", "first_end_line", "first_line", "last_line", "layer", "seconds", "start",
+                 "tactics")  # fmt: skip
+
+    def __init__(
+        self, layer: str | None, first_line: int, first_end_line: int, start: float,
+        last_line: int, end: float, tactics: int, seconds: float | None,
+    ) -> None:  # fmt: skip
+        self.layer = layer
+        self.first_line, self.first_end_line, self.start = first_line, first_end_line, start
+        self.last_line, self.end = last_line, end
+        self.tactics = tactics
+        self.seconds = [] if seconds is None else [seconds]
+
+    def extend(self, other: _Lines) -> None:
+        self.last_line, self.end = other.last_line, other.end
+        self.tactics += other.tactics
+        self.seconds.extend(other.seconds)
+
+    def place(self, run: Run, spans: list[Span], key: tuple[int | None, str, str | None]) -> Span:
+        span = run.place(spans, key, self.first_line, self.first_end_line, self.start)
+        span.last_line, span.end = self.last_line, self.end
+        span.tactics += self.tactics
+        return span
+
+
+def read_tuning_run(
+    run: Run, items: list[Item], key: tuple[int | None, int | None], position: int, spread: int
+) -> int:
+    """``read_item`` and ``read_block`` for consecutive items of tactic tuning of one build and
+    strategy (``tuning_key``), the lines ``position``.. of their second (spread over ``spread``
+    lines; 0: not spread); returns the position after them. Each item only extends the
+    autotuning span and its layer's span that the items before it placed, so each span is
+    placed once for all of them."""
+    clock = run.clock
+    lines: list[_Lines] = []
+    for item in items:
+        if type(item) is RowBlock:
+            block: RowBlock = item
+            count = len(block)
+            offset = clock.offset_of_lines(block.timestamp, block.severity is not None, count)
+            first = offset + (position / spread if spread else 0.0)
+            last = offset + ((position + count - 1) / spread if spread else 0.0)
+            lines.append(_Lines(block.layer, block.first_line, block.first_line, first,
+                                block.last_line, last, block.timings, None))  # fmt: skip
+            position += count
+            continue
+        seconds: float | None = None
+        if type(item) is tuple:
+            row: rows.Row = item
+            stamp, own, layer = row[rows.TIMESTAMP], row[rows.SEVERITY] is not None, row[rows.LAYER]
+            line, end_line = row[rows.LINE], row[rows.END_LINE]
+            if row[0] is FastestTactic:
+                seconds = row[rows.PROFILING_SECONDS]
+        else:
+            event: AutotuningEvent = item  # type: ignore[assignment]
+            stamp, own, layer = event.timestamp, event.severity is not None, event.layer
+            line, end_line = event.line, event.end_line
+            if type(event) is FastestTactic:
+                seconds = event.profiling_seconds
+        offset = clock.offset(stamp, own=own) + (position / spread if spread else 0.0)
+        lines.append(_Lines(layer, line, end_line, offset, end_line, offset, 0, seconds))
+        position += 1
+    run.build = run.passes.of(*key)
+    _enter(run, "autotuning")
+    run.started = True
+    build = run.build
+    whole = _Lines(None, lines[0].first_line, lines[0].first_end_line, lines[0].start,
+                   lines[-1].last_line, lines[-1].end, 0, None)  # fmt: skip
+    whole.tactics = sum(part.tactics for part in lines)
+    whole.place(run, run.phases, (build, "autotuning", None))
+    # A layer's lines continue past lines of no layer (a reformat's format combination).
+    layer_lines: _Lines | None = None
+    for part in lines:
+        if not part.layer:
+            continue
+        if layer_lines is not None and layer_lines.layer == part.layer:
+            layer_lines.extend(part)
+            continue
+        _place_layer(run, build, layer_lines)
+        layer_lines = part
+    _place_layer(run, build, layer_lines)
+    run.previous_offset = lines[-1].end
+    return position
+
+
+def _place_layer(run: Run, build: int | None, lines: _Lines | None) -> None:
+    if lines is None:
+        return
+    span = lines.place(run, run.layers, (build, "autotuning", lines.layer))
+    for seconds in lines.seconds:
+        add_reported(span.reported, "profiling completed in", seconds)
+
+
 def _place_tuning(
     run: Run,
     build: int | None,
