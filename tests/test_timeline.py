@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -16,10 +17,10 @@ from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
 from trtlog.analysis.timeline.builder import TimelineBuilder
 from trtlog.analysis.timeline.phases import phase_of
-from trtlog.analysis.timeline.placement import _TUNING_EVENTS
+from trtlog.analysis.timeline.placement import _TUNING_EVENTS, read_block, read_item
 from trtlog.analysis.timeline.spans import COLUMNS
-from trtlog.parse import parse_file, parse_text
-from trtlog.parse.rows import TUNING_ROW_CLASSES
+from trtlog.parse import StreamItems, parse_file, parse_text
+from trtlog.parse.rows import TUNING_ROW_CLASSES, RowBlock
 
 _logs: dict[str, BuildLog] = {}
 
@@ -267,3 +268,40 @@ def test_the_table_is_what_pandas_makes_of_its_rows(path: object) -> None:
         dict.fromkeys(["build", "tactics", "first_line", "last_line"], "Int64")
     )
     pd.testing.assert_frame_equal(builder.table(), made_by_pandas)
+
+
+class _ItemByItem(TimelineBuilder):
+    """The timeline with every item of a second placed on its own (``read_item``,
+    ``read_block``), as the runs of tuning items read together must place them."""
+
+    def _end_second(self) -> None:
+        second, self._second = self._second, []
+        count, self._second_lines = self._second_lines, 0
+        if not second or self._run is None:
+            return
+        stamp, run = self._second_stamp, self._run
+        spread = count if stamp is not None and not stamp.microsecond else 0
+        position = 0
+        for item in second:
+            if isinstance(item, RowBlock):
+                read_block(run, item, position, spread)
+                position += len(item)
+            else:
+                read_item(run, item, position / spread if spread else 0.0)
+                position += 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    [*sorted(SAMPLES.glob("*.log")), *CORPUS_LOGS],
+    ids=lambda path: path.name,
+)
+def test_tuning_read_in_runs_gives_the_timeline_of_item_by_item(path: Path) -> None:
+    if not path.is_file():
+        pytest.skip("no corpus")
+    with path.open("rb") as stream:
+        items = list(StreamItems().folded(stream))
+    together = TimelineBuilder().feed_all(items).table()
+    one_by_one = _ItemByItem().feed_all(items).table()
+    pd.testing.assert_frame_equal(together, one_by_one)
