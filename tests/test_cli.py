@@ -14,7 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import SAMPLES
+from trtlog.cli import parse_output
 from trtlog.cli.app import app
+from trtlog.parse import parse_file
 
 runner = CliRunner()
 SAMPLE_10X = SAMPLES / "trtexec_10.x_build_inference_profile.log"
@@ -89,6 +91,19 @@ def test_jsonl_streams_one_event_per_line(tmp_path: Path) -> None:
     records = [json.loads(line) for line in result.output.splitlines()]
     assert records[0]["kind"] == "run_header" and records[-1]["kind"] == "run_footer"
     assert sum(1 for record in records if record["kind"] == "tactic_timing") == 13
+
+
+def test_jsonl_written_in_batches_holds_every_event_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = runner.invoke(app, ["parse", str(SAMPLE_10X), "--format", "jsonl", "--no-store"])
+    assert whole.exit_code == 0, whole.output
+    events = parse_file(SAMPLE_10X).events
+    assert len(whole.output.splitlines()) == len(events)
+    # Batches of 7 lines end anywhere in the log, and the last one is short.
+    monkeypatch.setattr(parse_output, "_JSONL_BATCH", 7)
+    batched = runner.invoke(app, ["parse", str(SAMPLE_10X), "--format", "jsonl", "--no-store"])
+    assert batched.exit_code == 0, batched.output
+    assert batched.output == whole.output
+    assert len(events) % 7 != 0
 
 
 def test_standard_input() -> None:

@@ -16,7 +16,7 @@ from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
 from trtlog.parse.reader import open_log
 from trtlog.parse.rows import Item, events_of
-from trtlog.parse.serialize import event_to_dict, to_plain
+from trtlog.parse.serialize import event_json, event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.store import Store, file_stats, sources_key, store_dir
 from trtlog.store.cache import size_limit
@@ -126,19 +126,30 @@ def _log_bytes(sources: Sources) -> int:
         return 0
 
 
+# Lines of JSON written to the output at a time.
+_JSONL_BATCH = 1024
+
+
 def _write_jsonl(
     sources: Sources, out: Path | None, on_progress: Callable[[int], None] | None
 ) -> BuildLog:
-    # Each event is written as soon as it is parsed, then the exports' events; the tables are
-    # built along the way.
+    # Events are written as they are parsed, then the exports' events; the tables are built
+    # along the way. Lines are written a batch at a time: an unbuffered standard output
+    # (PYTHONUNBUFFERED) would otherwise make a system call of every line.
     tables = TableStream()
     with _output(out) as stream:
+        batch: list[str] = []
 
         def write(item: Item) -> None:
             tables.feed(item)
-            for event in events_of([item]):
-                stream.write(json.dumps(event_to_dict(event), allow_nan=False))
-                stream.write("\n")
+            batch.extend(map(event_json, events_of([item])))
+            if len(batch) >= _JSONL_BATCH:
+                batch.append("")
+                stream.write("\n".join(batch))
+                batch.clear()
 
         shell = read_sources(sources, write, on_progress=on_progress)
+        if batch:
+            batch.append("")
+            stream.write("\n".join(batch))
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)
