@@ -5,7 +5,9 @@ log is generated once with ``bench/generate.py`` (kept in the work folder for la
 each of these runs as its own process, timed on the wall clock:
 
 - ``grep -c Tactic`` on the file: the floor, what reading the bytes costs;
-- ``trtlog parse`` with 1 job and with N jobs, into a fresh store (tables written to Parquet);
+- ``trtlog parse`` with 1 job and with N jobs (processes that build the tables), into a fresh
+  store (tables written to Parquet), and ``trtlog parse --format jsonl`` (every event as a line
+  of JSON, nothing stored);
 - the grammar alone (``fast=False``, without the native core, no tables) on the first 20 MB;
 - a query on the stored result: ``trtlog tactics --layer NAME`` and ``trtlog tactics`` as CSV,
   and ``trtlog tactics --layer NAME`` as a table;
@@ -15,15 +17,15 @@ Before the first and after the last, a fixed loop of plain Python (``GAUGE_SCRIP
 a gauge of the machine's speed at the time: a virtual machine's speed can drift by a factor of
 two between hours, and runs compare only where the gauge agrees. Then the same loop runs in N
 processes at once (the scaling gauge): N times the loop's time alone over the slowest of their
-times is how many processes' work the machine does at once. N jobs cannot parse faster than that
-many times one job; a virtual machine's cores may share physical ones (on the 2-core machine of
-the README two loops at once took 1.0-1.8 times as long as one alone, from hour to hour).
+times is how many processes' work the machine does at once: a log is read on two threads, and
+a virtual machine's cores may share physical ones (on the 2-core machine of the README two loops
+at once took 1.0-1.8 times as long as one alone, from hour to hour).
 
 Each command runs twice: once timed, once for its memory. Peak memory is the largest
-proportional set size of the process tree (workers included: a page that processes share, as
-workers share what they inherited at fork, is split between them), sampled from /proc every
+proportional set size of the process tree (the forked table process included: a page that
+processes share, as it shares what it inherited at fork, is split between them), sampled from /proc every
 20 ms (Linux); elsewhere the process's own peak resident size. Sampling takes CPU time of its
-own, which on a two-core machine a two-job parse would otherwise use: the timed run is not
+own, which on a two-core machine a parse would otherwise use: the timed run is not
 sampled.
 
     python bench/run.py --sizes 100M,1G --jobs 2 --json bench/results.json
@@ -133,7 +135,7 @@ def _measure_log(log: Path, style: str, store: Path, jobs: int) -> list[Measurem
         task: str, command: list[str], volume: float | None = megabytes, fresh: bool = False
     ) -> None:
         # Timed alone, then run again for its memory: sampling /proc every 20 ms takes a
-        # core's time that, on two cores, a two-job parse would otherwise use. ``fresh``:
+        # core's time that, on two cores, a parse would otherwise use. ``fresh``:
         # each run starts from an empty store (a parse, not a reading of the stored one).
         if fresh:
             shutil.rmtree(store, ignore_errors=True)
@@ -152,6 +154,8 @@ def _measure_log(log: Path, style: str, store: Path, jobs: int) -> list[Measurem
     for count in sorted({1, jobs}):
         parse = [*TRTLOG, "parse", str(log), "-j", str(count)]
         measure(f"trtlog parse --jobs {count}", parse, fresh=True)
+    jsonl = [*TRTLOG, "parse", str(log), "--format", "jsonl", "--no-store", "--out", os.devnull]
+    measure("trtlog parse --format jsonl", jsonl)
     slice_mb = min(GRAMMAR_SLICE, log.stat().st_size) / 1e6
     grammar = [sys.executable, "-c", GRAMMAR_SCRIPT, str(log), str(GRAMMAR_SLICE)]
     measure("grammar alone (first 20 MB)", grammar, slice_mb)
