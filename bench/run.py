@@ -23,9 +23,9 @@ at once took 1.0-1.8 times as long as one alone, from hour to hour).
 
 Each command runs twice: once timed, once for its memory. Peak memory is the largest
 proportional set size of the process tree (the forked table process included: a page that
-processes share, as it shares what it inherited at fork, is split between them), sampled from /proc every
-20 ms (Linux); elsewhere the process's own peak resident size. Sampling takes CPU time of its
-own, which on a two-core machine a parse would otherwise use: the timed run is not
+processes share, as it shares what it inherited at fork, is split between them), sampled from
+/proc every 20 ms (Linux); elsewhere the process's own peak resident size. Sampling takes CPU
+time of its own, which on a two-core machine a parse would otherwise use: the timed run is not
 sampled.
 
     python bench/run.py --sizes 100M,1G --jobs 2 --json bench/results.json
