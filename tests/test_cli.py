@@ -106,6 +106,22 @@ def test_jsonl_written_in_batches_holds_every_event_once(monkeypatch: pytest.Mon
     assert len(events) % 7 != 0
 
 
+def test_jsonl_of_a_truncated_log_keeps_the_events_read_before_the_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compressed = gzip.compress(SAMPLE_10X.read_bytes() * 200)
+    truncated = tmp_path / "build.log.gz"
+    truncated.write_bytes(compressed[: len(compressed) * 3 // 5])
+    command = ["parse", str(truncated), "--format", "jsonl", "--no-store"]
+    batched = runner.invoke(app, command)
+    # Every line written as soon as it is made: what was read before the error.
+    monkeypatch.setattr(parse_output, "_JSONL_BATCH", 1)
+    at_once = runner.invoke(app, command)
+    assert batched.exit_code == at_once.exit_code == 2
+    assert "read failed" in batched.output.splitlines()[-1]
+    assert len(batched.output.splitlines()) == len(at_once.output.splitlines()) > 1000
+
+
 def test_standard_input() -> None:
     result = runner.invoke(app, ["parse", "-", "--format", "jsonl"], input=SAMPLE_10X.read_text())
     assert result.exit_code == 0

@@ -8,6 +8,7 @@ comes back as text with its own number, so that each line is handed on exactly o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -32,6 +33,7 @@ from trtlog.parse.scanner import (
     CoreScanner,
     byte_chunks,
     core_guards,
+    shared_guards,
 )
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
@@ -445,9 +447,62 @@ def test_a_read_error_midway_reaches_the_reader() -> None:
     data = (SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes()
 
     def failing_chunks() -> Iterator[bytes]:
+        # Chunks in flight on the scanning thread when the reading fails.
         yield data[:4096]
+        yield data[4096:8192]
+        yield data[8192:12288]
         raise OSError("disk gone")
 
     scanned = _scanner().scan(failing_chunks())
     with pytest.raises(OSError, match="disk gone"):
         list(scanned)
+
+
+def _scanning_threads() -> int:
+    """This process's threads named as the core names its scanning thread."""
+    return sum(_thread_name(task) == "trtlog-scan" for task in Path("/proc/self/task").iterdir())
+
+
+def _thread_name(task: Path) -> str:
+    try:
+        return (task / "comm").read_text().strip()
+    except OSError:  # the thread ended meanwhile
+        return ""
+
+
+def _until_no_scanning_thread() -> None:
+    deadline = time.monotonic() + 10
+    while _scanning_threads():
+        assert time.monotonic() < deadline, "a scanning thread still runs"
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux's /proc")
+def test_a_scan_stopped_early_leaves_no_thread_behind() -> None:
+    data = (SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes()
+    _until_no_scanning_thread()
+    scanned = _scanner().scan(data[start : start + 512] for start in range(0, len(data), 512))
+    assert next(scanned) is not None
+    assert _scanning_threads() == 1
+    scanned.close()
+    del scanned
+    _until_no_scanning_thread()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux's /proc")
+def test_a_log_of_one_chunk_is_scanned_without_a_thread() -> None:
+    data = (SAMPLES / "trtexec_10.x_build_inference_profile.log").read_bytes()
+    _until_no_scanning_thread()
+    core = _core.Scanner(shared_guards(RecordParser().lark))
+    assert core.feed(data) == []
+    assert _scanning_threads() == 0
+    pieces = core.finish()
+    assert core.lines == data.count(b"\n")
+    # The same pieces as a scan in chunks on the thread.
+    chunked = _core.Scanner(shared_guards(RecordParser().lark))
+    in_chunks = [
+        piece
+        for start in range(0, len(data), 999)
+        for piece in chunked.feed(data[start : start + 999])
+    ]
+    assert pieces == [*in_chunks, *chunked.finish()]

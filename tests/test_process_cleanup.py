@@ -42,11 +42,12 @@ def stop_and_check(command: list[str], marker: str, tmp_path: Path, number: int)
     process = subprocess.Popen(
         command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    # Wait for the workers: more than one process of this command.
+    # Wait for a second process of this command (an ingest's workers, a parse's forked table
+    # process).
     deadline = time.monotonic() + 60
     while len(trtlog_processes(marker)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(trtlog_processes(marker)) >= 2, "the workers never started"
+    assert len(trtlog_processes(marker)) >= 2, "no second process ever started"
     process.send_signal(number)
     # Standard output is not held open by an orphan: reading it ends.
     process.communicate(timeout=60)

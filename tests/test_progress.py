@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import trtlog.parse.log_file
 from tests.conftest import SAMPLES
 from trtlog.cli import progress
 from trtlog.cli.app import app
@@ -68,11 +69,16 @@ def test_quiet_ingest_says_nothing() -> None:
     assert written.getvalue() == ""
 
 
-def test_the_parse_reports_bytes_read_up_to_the_whole_file() -> None:
+def test_the_parse_reports_bytes_read_up_to_the_whole_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A report every 8 items: the sample's couple of hundred items make many.
+    monkeypatch.setattr(trtlog.parse.log_file, "_ITEMS_PER_REPORT", 8)
     size = SAMPLE.stat().st_size
     reported: list[int] = []
     parse = LogFile(str(SAMPLE), on_progress=reported.append)
     assert sum(1 for _ in parse.items()) > 0
+    assert len(reported) > 10
     assert reported == sorted(reported)
     assert reported[-1] == size
 

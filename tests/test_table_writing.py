@@ -10,7 +10,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import trtlog.parse.log_file
 import trtlog.store.table_writing as writing
 from tests.conftest import SAMPLES, corpus_dir
 from trtlog.analysis.buildlog import TABLES, BuildLog
@@ -143,7 +142,7 @@ def test_the_store_splits_for_a_large_log_with_more_than_one_job(
 def test_tables_are_built_by_two_processes_at_most_unless_told(
     monkeypatch: pytest.MonkeyPatch, cores: int, jobs: int
 ) -> None:
-    monkeypatch.setattr(trtlog.parse.log_file, "default_jobs", lambda: cores)
+    monkeypatch.setattr(writing, "default_jobs", lambda: cores)
     assert writing.default_table_jobs() == jobs
     assert Store(jobs=None)._jobs() == jobs
     assert Store(jobs=3)._jobs() == 3

@@ -304,4 +304,4 @@ def test_tuning_read_in_runs_gives_the_timeline_of_item_by_item(path: Path) -> N
         items = list(StreamItems().folded(stream))
     together = TimelineBuilder().feed_all(items).table()
     one_by_one = _ItemByItem().feed_all(items).table()
-    pd.testing.assert_frame_equal(together, one_by_one)
+    pd.testing.assert_frame_equal(together, one_by_one, check_exact=True)

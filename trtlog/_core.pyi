@@ -37,15 +37,17 @@ class Scanner:
 
     def __init__(self, guards: Guards, first_line: int = 1) -> None: ...
     def feed(self, data: bytes) -> list[tuple[object, ...]]:
-        """Hands ``data`` to the scanner's thread and returns the pieces completed by the data
-        fed before it: one chunk is scanned while the pieces of the last are worked on."""
+        """Hands ``data`` on to be scanned and returns the pieces completed by the data fed
+        before it: from the second chunk on, a thread scans one chunk while the pieces of the
+        last are worked on. A panic of that thread is raised as ``PanicException``."""
     def finish(self) -> list[tuple[object, ...]]:
         """The pieces of the chunks still being scanned, then those the end of input completes."""
     def claim(self, body: str, trtexec: bool, line: int) -> tuple[object, ...] | None:
         """The piece of one message split from its envelope elsewhere, claimed as a line of the
         scanner's own would be (its envelope ""), or None; ``trtexec``: trtexec's own message."""
     @property
-    def lines(self) -> int: ...
+    def lines(self) -> int:
+        """The physical lines of the pieces handed on so far (all of them once finished)."""
 
 class EnvelopeSplitter(Generic[_Envelope]):
     """Splits lines into their envelope and body, as the envelope grammar does, or says None

@@ -1,7 +1,7 @@
 """Processes trtlog starts end with it.
 
 Linux's parent-death signal (``prctl(PR_SET_PDEATHSIG)``) is set in every process trtlog
-starts: the parse and ingest workers, the forked table writer, the build (trtexec or the Python
+starts: the ingest workers, the forked table writer, the build (trtexec or the Python
 worker). When trtlog ends for any reason, ``kill -9`` included, the kernel sends them SIGTERM;
 they never block forever on a pipe whose other end is gone nor hold the caller's standard output
 open. Elsewhere (macOS, Windows) this does nothing: the pools' own shutdown is all there is.
@@ -66,3 +66,11 @@ def child_setup() -> Callable[[], None] | None:
 
 
 __all__ = ["child_setup", "die_with_parent", "prepare"]
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS and Windows
+        return max(1, os.cpu_count() or 1)

@@ -4,16 +4,18 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use pyo3::exceptions::PyRuntimeError;
+use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::guards::Guards;
-use crate::records::Record;
-use crate::runs::RunRecord;
-use crate::scan::ahead::ScanAhead;
+use crate::scan::ahead::{ScanAhead, Stopped};
 use crate::scan::{Piece, Scanner as CoreScanner};
 use crate::starts::StartTerminals as CoreStartTerminals;
-use crate::tuning::TuningRecord;
+
+mod records;
+
+use records::record;
 
 /// Kernel names kept as Python strings: a few thousand names fill millions of lines, and each
 /// becomes one string object. Forgotten all at once past this many.
@@ -27,25 +29,45 @@ const KNOWN_KERNELS: usize = 100_000;
 /// lines read as their form, each record ending in the line's text (see `run_record`).
 #[pyclass(module = "trtlog._core")]
 struct Scanner {
-    /// The core while no chunk is being scanned on the scanning thread.
-    core: Option<CoreScanner>,
-    ahead: Option<ScanAhead>,
+    reading: Option<Reading>,
     guards: Arc<Guards>,
-    /// The physical lines read, as of the last pieces handed on.
+    /// The physical lines of the pieces handed on so far, while a thread scans.
     lines: u64,
     kernels: HashMap<String, Py<PyString>>,
 }
 
-/// The pieces of the oldest chunk in flight, waited for with the interpreter lock released.
-fn received(py: Python<'_>, ahead: &mut ScanAhead) -> PyResult<(Vec<Piece>, u64)> {
-    let waiting: &ScanAhead = ahead;
-    let pieces = py.detach(|| waiting.receive()).map_err(|_| stopped())?;
-    ahead.received();
-    Ok(pieces)
+/// Where the chunks are scanned.
+enum Reading {
+    /// Not yet decided: the first chunk is kept until a second comes (a log of one chunk
+    /// needs no thread).
+    Waiting {
+        core: CoreScanner,
+        first: Option<Vec<u8>>,
+    },
+    /// On a thread of its own, one chunk ahead.
+    Ahead(ScanAhead),
+    /// Here, as each chunk comes: once no thread could be started, or once finished.
+    Here(CoreScanner),
 }
 
-fn stopped() -> PyErr {
-    PyRuntimeError::new_err("the scanning thread stopped")
+/// The pieces of the oldest chunk in flight, waited for with the interpreter lock released;
+/// where the thread stopped, it is joined for the reason.
+fn received(py: Python<'_>, mut ahead: ScanAhead) -> PyResult<(ScanAhead, Vec<Piece>, u64)> {
+    let waiting: &ScanAhead = &ahead;
+    match py.detach(|| waiting.receive()) {
+        Ok((pieces, lines)) => {
+            ahead.received();
+            Ok((ahead, pieces, lines))
+        }
+        Err(_) => Err(stopped(py.detach(move || ahead.join()).err())),
+    }
+}
+
+fn stopped(why: Option<Stopped>) -> PyErr {
+    match why {
+        Some(Stopped::Panicked(message)) => PanicException::new_err(message),
+        _ => PyRuntimeError::new_err("the scanner was used after it failed or finished"),
+    }
 }
 
 /// Per form, the patterns of the terminals the grammar's lexer tries before it, compiled once
@@ -92,29 +114,57 @@ impl Scanner {
     #[new]
     #[pyo3(signature = (guards, first_line = 1))]
     fn new(guards: &SharedGuards, first_line: u64) -> Self {
+        let core = CoreScanner::new(first_line, Arc::clone(&guards.guards));
         Scanner {
-            core: Some(CoreScanner::new(first_line, Arc::clone(&guards.guards))),
-            ahead: None,
+            reading: Some(Reading::Waiting { core, first: None }),
             guards: Arc::clone(&guards.guards),
             lines: 0,
             kernels: HashMap::new(),
         }
     }
 
-    /// Hands `data` to the scanning thread and returns the pieces that the data fed before it
-    /// completes: one chunk is scanned while the pieces of the last are worked on.
+    /// Hands `data` on to be scanned and returns the pieces that the data fed before it
+    /// completes: a thread scans one chunk while the pieces of the last are worked on.
     fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<Vec<Py<PyAny>>> {
-        if self.ahead.is_none() {
-            let core = self.core.take().ok_or_else(stopped)?;
-            self.ahead = Some(ScanAhead::start(core).map_err(|_| stopped())?);
-        }
-        let ahead = self.ahead.as_mut().ok_or_else(stopped)?;
-        ahead.send(data.to_vec()).map_err(|_| stopped())?;
-        if ahead.in_flight < 2 {
-            return Ok(Vec::new());
-        }
-        let (pieces, lines) = received(py, ahead)?;
-        self.lines = lines;
+        let (reading, pieces) = match self.reading.take().ok_or_else(|| stopped(None))? {
+            Reading::Waiting { core, first: None } => {
+                let first = Some(data.to_vec());
+                (Reading::Waiting { core, first }, Vec::new())
+            }
+            Reading::Waiting {
+                core,
+                first: Some(first),
+            } => match ScanAhead::start(core) {
+                Ok(mut ahead) => {
+                    for chunk in [first, data.to_vec()] {
+                        ahead.send(chunk).map_err(|why| stopped(Some(why)))?;
+                    }
+                    let (ahead, pieces, lines) = received(py, ahead)?;
+                    self.lines = lines;
+                    (Reading::Ahead(ahead), pieces)
+                }
+                Err(back) => {
+                    // No thread to be had (a process limit): every chunk is scanned here.
+                    let mut core = *back;
+                    let mut pieces = py.detach(|| core.feed(&first));
+                    pieces.extend(py.detach(|| core.feed(data)));
+                    (Reading::Here(core), pieces)
+                }
+            },
+            Reading::Ahead(mut ahead) => {
+                ahead
+                    .send(data.to_vec())
+                    .map_err(|why| stopped(Some(why)))?;
+                let (ahead, pieces, lines) = received(py, ahead)?;
+                self.lines = lines;
+                (Reading::Ahead(ahead), pieces)
+            }
+            Reading::Here(mut core) => {
+                let pieces = py.detach(|| core.feed(data));
+                (Reading::Here(core), pieces)
+            }
+        };
+        self.reading = Some(reading);
         self.objects(py, pieces)
     }
 
@@ -122,20 +172,31 @@ impl Scanner {
     /// the rest.
     fn finish(&mut self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         let mut pieces = Vec::new();
-        if let Some(mut ahead) = self.ahead.take() {
-            while ahead.in_flight > 0 {
-                pieces.extend(received(py, &mut ahead)?.0);
+        let mut core = match self.reading.take().ok_or_else(|| stopped(None))? {
+            Reading::Waiting { mut core, first } => {
+                if let Some(first) = first {
+                    pieces.extend(py.detach(|| core.feed(&first)));
+                }
+                core
             }
-            self.core = Some(py.detach(move || ahead.join()).map_err(|_| stopped())?);
-        }
-        let core = self.core.as_mut().ok_or_else(stopped)?;
+            Reading::Ahead(mut ahead) => {
+                while ahead.in_flight() > 0 {
+                    let (rest, scanned, _) = received(py, ahead)?;
+                    ahead = rest;
+                    pieces.extend(scanned);
+                }
+                py.detach(move || ahead.join())
+                    .map_err(|why| stopped(Some(why)))?
+            }
+            Reading::Here(core) => core,
+        };
         pieces.extend(core.finish());
-        self.lines = core.lines;
+        self.reading = Some(Reading::Here(core));
         self.objects(py, pieces)
     }
 
     /// One message whose record the Python side has split from its envelope, claimed as a line
-    /// of the scanner's own would be (`scan::Scanner::claim`): its piece, as `feed` hands them
+    /// of the scanner's own would be (`scan::claim`): its piece, as `feed` hands them
     /// on (with no envelope), or None.
     fn claim(
         &mut self,
@@ -151,7 +212,10 @@ impl Scanner {
     /// The physical lines read so far.
     #[getter]
     fn lines(&self) -> u64 {
-        self.core.as_ref().map_or(self.lines, |core| core.lines)
+        match &self.reading {
+            Some(Reading::Waiting { core, .. } | Reading::Here(core)) => core.lines,
+            _ => self.lines,
+        }
     }
 }
 
@@ -237,136 +301,6 @@ impl Scanner {
 #[pyfunction]
 fn widened(pattern: &str) -> String {
     crate::grammar::widened(pattern)
-}
-
-/// A record as `(rule, token, ...)`: the values its grammar rule's transformer reads, numbers
-/// already read (tactic ids as TensorRT's unsigned values, times and seconds as floats).
-fn record(py: Python<'_>, found: Record) -> PyResult<Py<PyAny>> {
-    let rule = PyString::intern(py, found.rule());
-    let object = match found {
-        Record::Fastest { tactic, time } => (rule, tactic, time).into_pyobject(py)?.into_any(),
-        Record::Profiled {
-            layer,
-            runner,
-            runner_id,
-            seconds,
-            tactic,
-            time,
-        } => (rule, layer, runner, runner_id, seconds, tactic, time)
-            .into_pyobject(py)?
-            .into_any(),
-        Record::TimingRunner {
-            layer,
-            runner,
-            runner_id,
-        } => (rule, layer, runner, runner_id)
-            .into_pyobject(py)?
-            .into_any(),
-        Record::Combination {
-            inputs, outputs, ..
-        } => (rule, inputs, outputs).into_pyobject(py)?.into_any(),
-        Record::Costs { subject, .. } => (rule, subject).into_pyobject(py)?.into_any(),
-        Record::Chose { runner, tactic } => (rule, runner, tactic).into_pyobject(py)?.into_any(),
-        Record::Skipped { runner, layer } => (rule, runner, layer).into_pyobject(py)?.into_any(),
-        Record::Step { step, rest, .. } => (rule, step, rest).into_pyobject(py)?.into_any(),
-        Record::NodeIo {
-            node,
-            op,
-            direction,
-            rest,
-        } => (rule, node, op, direction, rest)
-            .into_pyobject(py)?
-            .into_any(),
-        Record::FusionPass { name, target } => (rule, name, target).into_pyobject(py)?.into_any(),
-        Record::Symbolic { first, second, .. } => {
-            (rule, first, second).into_pyobject(py)?.into_any()
-        }
-        Record::Layers(found) => return found.into_python(py, rule),
-        Record::Plugin {
-            already,
-            namespace,
-            name,
-            version,
-        } => (rule, already, namespace, name, version)
-            .into_pyobject(py)?
-            .into_any(),
-        Record::Tuning(found) => tuning_record(py, rule, found)?,
-        Record::Run(found) => run_record(py, rule, found)?,
-    };
-    Ok(object.unbind())
-}
-
-/// A tuning record (`tuning`) as `(rule, token, ...)`, as `record` hands on the others.
-fn tuning_record<'py>(
-    py: Python<'py>,
-    rule: Bound<'py, PyString>,
-    found: TuningRecord,
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match found {
-        TuningRecord::TacticSkipped { tactic, scratch } => {
-            let (requested, available) = scratch.unzip();
-            (rule, tactic, requested, available)
-                .into_pyobject(py)?
-                .into_any()
-        }
-        TuningRecord::Pruning {
-            layer,
-            available,
-            unparsable,
-            pruned,
-            remaining,
-        } => (rule, layer, available, unparsable, pruned, remaining)
-            .into_pyobject(py)?
-            .into_any(),
-        TuningRecord::KernelName {
-            subject,
-            kernel,
-            tactic,
-            parameters,
-        } => (rule, subject, kernel, tactic, parameters)
-            .into_pyobject(py)?
-            .into_any(),
-        TuningRecord::CacheHit {
-            subject,
-            inputs,
-            outputs,
-            runner,
-            tactic,
-            time,
-        } => (rule, subject, inputs, outputs, runner, tactic, time)
-            .into_pyobject(py)?
-            .into_any(),
-    })
-}
-
-/// A record of the forms around a build as `(rule, token, ...)` (see `runs`); a progress bar's
-/// tokens are followed by its line's text.
-fn run_record<'py>(
-    py: Python<'py>,
-    rule: Bound<'py, PyString>,
-    found: RunRecord,
-) -> PyResult<Bound<'py, PyAny>> {
-    let object = match found {
-        RunRecord::TraceAverage {
-            runs,
-            gpu_latency,
-            host_latency,
-            end_to_end,
-            enqueue,
-        } => (rule, runs, gpu_latency, host_latency, end_to_end, enqueue)
-            .into_pyobject(py)?
-            .into_any(),
-        RunRecord::Progress {
-            bar,
-            phase,
-            done,
-            total,
-            text,
-        } => (rule, bar, phase, done, total, text)
-            .into_pyobject(py)?
-            .into_any(),
-    };
-    Ok(object)
 }
 
 #[pymodule]

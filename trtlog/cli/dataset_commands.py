@@ -63,7 +63,7 @@ def ingest(
     from trtlog.dataset import ingest as ingest_logs
     from trtlog.dataset.layout import DatasetError
     from trtlog.parse import LogSourceError
-    from trtlog.parse.log_file import default_jobs
+    from trtlog.processes import default_jobs
 
     def waiting() -> None:
         typer.echo(f"waiting for another run on {out} to end", err=True)

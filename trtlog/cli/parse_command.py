@@ -47,8 +47,8 @@ def parse(
             "-j",
             min=1,
             help=(
-                "Processes that build a large log's tables, this one included (default: the"
-                " cores, up to 2)."
+                "Processes that build a large log's stored tables, this one included (1 or 2;"
+                " default: 2 where there are two cores)."
             ),
         ),
     ] = None,

@@ -140,16 +140,25 @@ def _write_jsonl(
     with _output(out) as stream:
         batch: list[str] = []
 
-        def write(item: Item) -> None:
-            tables.feed(item)
-            batch.extend(map(event_json, events_of([item])))
-            if len(batch) >= _JSONL_BATCH:
+        def flush() -> None:
+            if batch:
                 batch.append("")
                 stream.write("\n".join(batch))
                 batch.clear()
 
-        shell = read_sources(sources, write, on_progress=on_progress)
-        if batch:
-            batch.append("")
-            stream.write("\n".join(batch))
+        def write(item: Item) -> None:
+            tables.feed(item)
+            batch.extend(map(event_json, events_of([item])))
+            if len(batch) >= _JSONL_BATCH:
+                flush()
+
+        try:
+            shell = read_sources(sources, write, on_progress=on_progress)
+        except BrokenPipeError:
+            raise
+        except BaseException:
+            # The events read before a failure (a truncated file) are written before it is said.
+            flush()
+            raise
+        flush()
     return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)

@@ -5,8 +5,8 @@ platforms prints ``--------------- Layers running on GPU: `` and then every laye
 comma-separated line; 10.x warns ``Detected layernorm nodes in FP16.`` and lists the nodes on
 the next (VERBOSE) line. On its own such a line says nothing the grammar could tell from any
 other text with commas, so the record parser keeps the announcement for the next record only,
-and makes that record an ``AnnouncedNodes`` event when the grammar took nothing of it. The parallel
-parser never cuts a log between the two lines (``announces``).
+and makes that record an ``AnnouncedNodes`` event when the grammar took nothing of it
+(``announces``).
 
 Names are split at ", ": a name holding ", " itself cannot be told apart from two names.
 """

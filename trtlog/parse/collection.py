@@ -2,8 +2,7 @@
 
 Parsing a large log makes millions of short-lived objects and keeps hundreds of thousands
 (events, combinations, columns), none of them in reference cycles; with CPython's default
-threshold the collector would keep walking the objects kept so far, and most of all when a
-worker's piece is read back, all of its objects young at once.
+threshold the collector would keep walking the objects kept so far.
 """
 
 from __future__ import annotations

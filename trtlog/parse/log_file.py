@@ -20,14 +20,6 @@ from trtlog.parse.reader import LogSourceError, open_log
 from trtlog.parse.rows import Item
 
 
-def default_jobs() -> int:
-    """The cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - macOS and Windows
-        return max(1, os.cpu_count() or 1)
-
-
 @dataclass
 class LogFile:
     """The items of the log at ``path`` (a file, ``-`` for standard input, or a gzip file), in
@@ -95,4 +87,4 @@ def _reporting(
             report(done)
 
 
-__all__ = ["LogFile", "default_jobs"]
+__all__ = ["LogFile"]

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trtlog.processes import die_with_parent, prepare
+from trtlog.processes import default_jobs, die_with_parent, prepare
 from trtlog.store.parquet_tables import write_table
 
 if TYPE_CHECKING:
@@ -52,8 +52,6 @@ SPLIT_BYTES = 16 << 20
 def default_table_jobs() -> int:
     """The processes that build a large log's tables unless told: two where there are two
     cores (``SIDE_TABLES`` and the others)."""
-    from trtlog.parse.log_file import default_jobs
-
     return min(default_jobs(), 2)
 
 
