@@ -26,6 +26,7 @@ from trtlog.events import (
     MemUsageSnapshot,
     MemUsageStats,
 )
+from trtlog.events.index import indexed
 
 MEMORY_COLUMNS = [
     "run",
@@ -55,7 +56,7 @@ TOTAL_COLUMNS = [
 def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     layers: list[dict[str, object]] = []
     totals: list[dict[str, object]] = []
-    for event in events:
+    for event in indexed(events).of(LayerMemory, *_TOTAL_KINDS):
         if isinstance(event, LayerMemory):
             layers.append(
                 {
@@ -78,6 +79,17 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({**places, "scratch": "Int64"})
     integer_columns = {**places, **dict.fromkeys(TOTAL_COLUMNS[5:10], "Int64")}
     return memory, pd.DataFrame(totals, columns=TOTAL_COLUMNS).astype(integer_columns)
+
+
+# The events of the totals table (``_total_row``).
+_TOTAL_KINDS = (
+    MemoryTotal,
+    MemUsageStats,
+    MemUsageChange,
+    MemUsageSnapshot,
+    MemoryAllocation,
+    BlockAssignment,
+)
 
 
 def _total_row(event: Event) -> dict[str, object] | None:

@@ -30,6 +30,7 @@ from trtlog.events import (
     NonConformingImplementation,
     OptionLine,
 )
+from trtlog.events.index import indexed
 
 COLUMNS = [
     "run",
@@ -100,8 +101,8 @@ _DTYPE_PRECISIONS = {
 def requested_precisions(events: Sequence[Event], flags: Sequence[str]) -> list[str]:
     """The precisions the build enabled: trtexec's "Precision: FP32+FP16" echo, else the
     precision flags on its command line; empty where the log says neither."""
-    for event in events:
-        if isinstance(event, OptionLine) and event.key == "Precision":
+    for event in indexed(events).of(OptionLine):
+        if event.key == "Precision":
             value = event.value.strip().upper()
             if _PRECISION_ECHO.match(value):
                 return [part.lower() for part in value.split("+")]
@@ -141,7 +142,8 @@ def _reasons(events: Sequence[Event]) -> dict[str, str]:
     """Why a layer may not run in the requested precision, by engine layer name."""
     reasons: dict[str, list[str]] = {}
     unscaled: list[str] = []
-    for event in events:
+    index = indexed(events)
+    for event in index.of(NonConformingImplementation, MissingQuantizationScale):
         if isinstance(event, NonConformingImplementation):
             why = (
                 "no implementation obeys the requested precision (strict mode)"
@@ -152,13 +154,12 @@ def _reasons(events: Sequence[Event]) -> dict[str, str]:
         elif isinstance(event, MissingQuantizationScale):
             unscaled.append(event.tensor)
     if unscaled:
-        for event in events:
-            if isinstance(event, EngineLayer):
-                tensors = {tensor.name for tensor in (*event.inputs, *event.outputs)}
-                for tensor in unscaled:
-                    if tensor in tensors:
-                        why = f"no INT8 scale for tensor {tensor}"
-                        reasons.setdefault(event.name, []).append(why)
+        for event in index.of(EngineLayer):
+            tensors = {tensor.name for tensor in (*event.inputs, *event.outputs)}
+            for tensor in unscaled:
+                if tensor in tensors:
+                    why = f"no INT8 scale for tensor {tensor}"
+                    reasons.setdefault(event.name, []).append(why)
     return {layer: "; ".join(dict.fromkeys(why)) for layer, why in reasons.items()}
 
 

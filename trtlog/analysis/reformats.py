@@ -21,6 +21,7 @@ import pandas as pd
 
 from trtlog.analysis.names import reformat_target
 from trtlog.events import EngineLayer, Event, ProfileRow, ReformatLayerAdded, Tensor
+from trtlog.events.index import indexed
 
 COLUMNS = [
     "run",
@@ -57,12 +58,11 @@ def tensor_format(tensor: Tensor) -> str:
 
 
 def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
-    profile = {
-        (event.build, event.layer): event for event in events if isinstance(event, ProfileRow)
-    }
+    index = indexed(events)
+    profile = {(event.build, event.layer): event for event in index.of(ProfileRow)}
     rows: dict[tuple[int | None, str], dict[str, object]] = {}
     unnamed: list[dict[str, object]] = []
-    for event in events:
+    for event in index.of(ReformatLayerAdded, EngineLayer):
         if isinstance(event, ReformatLayerAdded):
             match = _REFORMATTED_TENSOR.match(event.tensor)
             row = _row(event, event.source, event.from_format, event.to_format)
