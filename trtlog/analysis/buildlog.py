@@ -299,13 +299,26 @@ def column_kind(name: str) -> str:
 def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     """An empty table with numeric and flag columns typed as such, so that sums and
     comparisons on it work (pandas types an empty frame's columns as objects)."""
-    kinds = {"flag": "boolean", "number": "float64"}
-    types = {
-        column: kinds[kind]
-        for column in table.columns
-        if (kind := column_kind(str(column))) in kinds
-    }
-    return table.astype(types)
+    import numpy as np
+    import pandas as pd
+
+    empty = {"flag": pd.array([], dtype=pd.BooleanDtype()), "number": np.empty(0, np.float64)}
+    if len(table) or not table.columns.is_unique:
+        types = {
+            column: empty[kind].dtype
+            for column in table.columns
+            if (kind := column_kind(str(column))) in empty
+        }
+        return table.astype(types)
+    # Made from empty arrays: the same table as ``astype`` makes, without its work per column.
+    columns = {}
+    for column, dtype in table.dtypes.items():
+        typed = empty.get(column_kind(str(column)))
+        if typed is None or dtype == typed.dtype:
+            columns[column] = table[column].array
+        else:
+            columns[column] = typed.copy()
+    return pd.DataFrame(columns, index=table.index, copy=False)
 
 
 def parse_build_log(path: str | Path) -> BuildLog:
