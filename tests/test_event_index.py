@@ -1,16 +1,9 @@
-"""The events indexed by class (``trtlog.events.index``), the typing of empty tables and the
-dataset's column types: the tables read events through the index, and an empty table or a
-dataset column is typed without pandas' conversions where the types are already known."""
+"""The events indexed by class (``trtlog.events.index``), through which the tables read the
+events they need: each class's events, and several classes' together, in log order."""
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-
 from tests.conftest import SAMPLES
-from trtlog.analysis.buildlog import typed_empty
-from trtlog.dataset.columns import normalise
 from trtlog.events import AutotuningEvent, Event, OptionLine, RunFooter, RunHeader, SectionHeader
 from trtlog.events.index import EventIndex, indexed
 from trtlog.parse import parse_file, parse_text
@@ -65,62 +58,3 @@ def test_a_parsed_log_indexes_its_events_again_when_they_grew() -> None:
     header = parsed.events[1]
     parsed.events.append(header)
     assert lines(parsed.of(SectionHeader)) == [2, 4, 2]
-
-
-def test_an_empty_table_gets_its_number_and_flag_types() -> None:
-    table = pd.DataFrame(
-        {
-            "layer": pd.Series([], dtype=object),
-            "build": pd.Series([], dtype=object),
-            "run": pd.Series([], dtype="Int64"),
-            "total_ms": pd.Series([], dtype="float64"),
-            "fastest": pd.Series([], dtype=object),
-            "kernel_family": pd.Categorical([], categories=["a", "b"]),
-        }
-    )
-    typed = typed_empty(table)
-    assert list(typed.columns) == list(table.columns)
-    assert typed.index.equals(table.index)
-    assert typed.dtypes.to_dict() == {
-        "layer": np.dtype(object),
-        "build": np.dtype("float64"),
-        "run": np.dtype("float64"),
-        "total_ms": np.dtype("float64"),
-        "fastest": pd.BooleanDtype(),
-        "kernel_family": pd.CategoricalDtype(["a", "b"]),
-    }
-
-
-def test_dataset_columns_keep_one_arrow_type_per_kind() -> None:
-    table = pd.DataFrame(
-        {
-            "count": np.array([3, 4], dtype=np.int64),
-            "small": np.array([1, 2], dtype=np.int32),
-            "best_ms": [0.5, float("nan")],
-            "kept": np.array([True, False]),
-            "build": pd.array([1, None], dtype="Int64"),
-            "wider": pd.array([True, None], dtype="boolean"),
-            "layer": ["conv1", None],
-        }
-    )
-    converted = normalise(table)
-    assert converted.schema == pa.schema(
-        [
-            ("count", pa.int64()),
-            ("small", pa.int64()),
-            ("best_ms", pa.float64()),
-            ("kept", pa.bool_()),
-            ("build", pa.int64()),
-            ("wider", pa.bool_()),
-            ("layer", pa.string()),
-        ]
-    )
-    assert converted.to_pydict() == {
-        "count": [3, 4],
-        "small": [1, 2],
-        "best_ms": [0.5, None],
-        "kept": [True, False],
-        "build": [1, None],
-        "wider": [True, None],
-        "layer": ["conv1", None],
-    }

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.events import BackendStrategy, Event, PhaseDuration
 from trtlog.events.index import indexed
 
@@ -72,6 +73,5 @@ def engine_builds_table(events: Sequence[Event]) -> pd.DataFrame:
             (round(reported[name], 6) for name in _BUILD_TIMES if name in reported), None
         )
     frame = pd.DataFrame(list(rows.values()), columns=COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64", "kept_strategy": "Int64"}).astype(
-        {"seconds": "float64"}
-    )
+    typed = with_types(frame, {"run": "Int64", "build": "Int64", "kept_strategy": "Int64"})
+    return with_types(typed, {"seconds": "float64"})

@@ -16,7 +16,8 @@ they parse (``trtlog.analysis.buildlog.import_table_libraries``).
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -156,10 +157,25 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
     return pd.arrays.IntegerArray(ranks, np.zeros(count, dtype=bool))
 
 
+def with_types(frame: pd.DataFrame, types: Mapping[str, Any]) -> pd.DataFrame:
+    """``frame.astype(types)``: the same table, each column converted as ``astype`` converts
+    it, put together without ``astype``'s join of the columns."""
+    import pandas as pd
+
+    columns = frame.columns
+    if not columns.is_unique or any(name not in columns for name in types):
+        return frame.astype(types)
+    typed = {
+        name: frame[name].astype(types[name]) if name in types else frame[name] for name in columns
+    }
+    return pd.DataFrame(typed, index=frame.index, columns=columns, copy=False)
+
+
 __all__ = [
     "TextColumn",
     "distinct_names",
     "numbers",
     "ranks_within",
     "tactic_texts",
+    "with_types",
 ]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.names import original_layers
 from trtlog.events import (
     EngineLayer,
@@ -90,7 +91,7 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
             for part in parts
         )
     frame = pd.DataFrame(rows, columns=PROVENANCE_COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64"})
+    return with_types(frame, {"run": "Int64", "build": "Int64"})
 
 
 def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataFrame:
@@ -119,7 +120,7 @@ def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataF
             }
         )
     frame = pd.DataFrame(rows, columns=FUSION_COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    return with_types(frame, {"run": "Int64", "build": "Int64", "strategy": "Int64"})
 
 
 def _holder(

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.kernel_names import KERNEL_COLUMNS, with_kernel_columns
 from trtlog.analysis.reformats import tensor_format
 from trtlog.analysis.sparsity import sparse_columns
@@ -152,7 +153,7 @@ def layers_table(
     keys = list(zip(_values(frame, "build"), frame["name"].astype(str), strict=True))
     for column, values in sparse_columns(index, keys).items():
         frame[column] = values
-    return with_kernel_columns(frame.astype(COLUMN_TYPES))
+    return with_kernel_columns(with_types(frame, COLUMN_TYPES))
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:

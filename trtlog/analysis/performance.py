@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.events import (
     Event,
     IterationTiming,
@@ -149,9 +150,8 @@ def profile_table(events: Sequence[Event]) -> pd.DataFrame:
                     "line": event.line,
                 }
             )
-    return pd.DataFrame(rows, columns=PROFILE_COLUMNS).astype(
-        {"iterations": "Int64", "median_ms": "float64"}
-    )
+    frame = pd.DataFrame(rows, columns=PROFILE_COLUMNS)
+    return with_types(frame, {"iterations": "Int64", "median_ms": "float64"})
 
 
 TIMES_COLUMNS = [
@@ -178,4 +178,4 @@ def times_table(events: Sequence[Event]) -> pd.DataFrame:
         for event in indexed(events).of(IterationTiming)
     ]
     frame = pd.DataFrame(rows, columns=TIMES_COLUMNS)
-    return frame.astype({"iteration": "int64", **dict.fromkeys(TIMES_COLUMNS[1:], "float64")})
+    return with_types(frame, {"iteration": "int64", **dict.fromkeys(TIMES_COLUMNS[1:], "float64")})

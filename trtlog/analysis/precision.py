@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.layers import COLUMN_TYPES
 from trtlog.analysis.names import reformat_target
 from trtlog.events import (
@@ -135,7 +136,7 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({**COLUMN_TYPES, "wider": bool})
+    return with_types(frame, {**COLUMN_TYPES, "wider": bool})
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:

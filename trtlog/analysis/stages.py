@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.analysis.builds import kept_flags, kept_strategies
+from trtlog.analysis.columns import with_types
 from trtlog.events import BackendStrategy, Event, LayerCount
 from trtlog.events.index import indexed
 
@@ -49,7 +50,7 @@ def stages_table(events: Sequence[Event]) -> pd.DataFrame:
         previous[key] = event.count
         steps[key] = steps.get(key, 0) + 1
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    frame = with_types(frame, {"run": "Int64", "build": "Int64", "strategy": "Int64"})
     frame["kept"] = kept_flags(frame, kept_strategies(index))
     return frame
 

@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 
 from trtlog.analysis import TABLES, BuildLog
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.stream import TableStream
 from trtlog.dataset.columns import normalise
 from trtlog.events import OnnxModelInfo, RunHeader
@@ -211,7 +212,7 @@ def builds_row(
         else 0,
         "warnings": int(tables["warnings"]["count"].sum()) if not tables["warnings"].empty else 0,
     }
-    return pd.DataFrame([row]).astype(_BUILDS_TYPES)
+    return with_types(pd.DataFrame([row]), _BUILDS_TYPES)
 
 
 def _all_perf_columns(perf: pd.DataFrame) -> pd.DataFrame:
@@ -219,7 +220,7 @@ def _all_perf_columns(perf: pd.DataFrame) -> pd.DataFrame:
     column (missing where this run did not print it), so that every log's file has the same
     columns; percentiles asked for with --percentile follow."""
     extra = [column for column in perf.columns if column not in _PERF_COLUMNS]
-    return perf.reindex(columns=[*_PERF_COLUMNS, *extra]).astype(_PERF_TYPES)
+    return with_types(perf.reindex(columns=[*_PERF_COLUMNS, *extra]), _PERF_TYPES)
 
 
 def _value(row: pd.Series | None, column: str) -> float | None:
