@@ -132,6 +132,15 @@ def test_kernel_columns_decode_each_name_once_and_keep_missing() -> None:
     assert columns["kernel_tensor_cores"].tolist() == [False, pd.NA, False]
 
 
+def test_kernel_text_columns_have_their_categories_sorted() -> None:
+    kernels = pd.Series(
+        ["sm80_xmma_fprop_implicit_gemm_tilesize64x32x8", None, "ampere_sgemm_128x64_nn_v1"]
+    )
+    family = kernel_columns(kernels)["kernel_family"]
+    assert family.cat.categories.tolist() == ["cublas", "xmma"]
+    assert family.cat.codes.tolist() == [1, -1, 0]
+
+
 @pytest.mark.slow
 @needs_corpus
 def test_kernels_command_groups_the_engines_kernels() -> None:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from trtlog.analysis.stream import TableStream
     from trtlog.events import Event
+    from trtlog.events.index import EventIndex
     from trtlog.parse import ParsedLog, Summary
 
 # The table builders, the parser and the events are imported when a table is first computed:
@@ -102,6 +103,8 @@ class BuildLog:
         # The computed tables already typed (``typed_empty``).
         self._typed: set[str] = set()
         self._stream = stream
+        # The events the stream kept, indexed by class for the tables that read them.
+        self._kept: EventIndex | None = None
         # The builds a selection keeps (``only``); None: every row.
         self._selected: frozenset[int] | None = None
         self._whole: BuildLog | None = None
@@ -128,7 +131,9 @@ class BuildLog:
         from trtlog.parse.summarize import summarize
 
         kept = ParsedLog(shell.source, stream.events, shell.counts, shell.physical_lines)
-        return cls(shell.source, summarize(kept, stream.families), reread=reread, stream=stream)
+        log = cls(shell.source, summarize(kept, stream.families), reread=reread, stream=stream)
+        log._kept = kept.index
+        return log
 
     @property
     def events(self) -> Sequence[Event]:
@@ -201,12 +206,15 @@ class BuildLog:
         from trtlog.analysis.memory import memory_tables
         from trtlog.analysis.precision import precision_table, requested_precisions
         from trtlog.analysis.stream import TableStream
+        from trtlog.events.index import EventIndex
 
         if self._stream is None:
             self._stream = TableStream().feed_all(self.events)
         stream = self._stream
         # Every table but these is built from the events the stream kept.
-        events = stream.events
+        if self._kept is None or not self._kept.covers(stream.events):
+            self._kept = EventIndex(stream.events)
+        events = self._kept
         if name == "tactics":
             self._tables["tactics"] = stream.tactics_table()
         elif name == "choices":
@@ -291,13 +299,26 @@ def column_kind(name: str) -> str:
 def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     """An empty table with numeric and flag columns typed as such, so that sums and
     comparisons on it work (pandas types an empty frame's columns as objects)."""
-    kinds = {"flag": "boolean", "number": "float64"}
-    types = {
-        column: kinds[kind]
-        for column in table.columns
-        if (kind := column_kind(str(column))) in kinds
-    }
-    return table.astype(types)
+    import numpy as np
+    import pandas as pd
+
+    empty = {"flag": pd.array([], dtype=pd.BooleanDtype()), "number": np.empty(0, np.float64)}
+    if len(table) or not table.columns.is_unique:
+        types = {
+            column: empty[kind].dtype
+            for column in table.columns
+            if (kind := column_kind(str(column))) in empty
+        }
+        return table.astype(types)
+    # Made from empty arrays: the same table as ``astype`` makes, without its work per column.
+    columns = {}
+    for column, dtype in table.dtypes.items():
+        typed = empty.get(column_kind(str(column)))
+        if typed is None or dtype == typed.dtype:
+            columns[column] = table[column].array
+        else:
+            columns[column] = typed.copy()
+    return pd.DataFrame(columns, index=table.index, copy=False)
 
 
 def parse_build_log(path: str | Path) -> BuildLog:

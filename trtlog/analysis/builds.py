@@ -11,27 +11,25 @@ and nothing else: a streamed log keeps too few events to say where each build st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.events import BackendStrategy, Event, PhaseDuration
+from trtlog.events.index import indexed
 
 COLUMNS = ["run", "build", "strategies", "kept_strategy", "seconds"]
 # Reported build times, the first found wins: trtexec's covers the whole build.
 _BUILD_TIMES = ("Engine built", "Engine generation", "Engine building", "Build TRT engine")
 
 
-def kept_strategies(events: Iterable[Event]) -> dict[int, int]:
+def kept_strategies(events: Sequence[Event]) -> dict[int, int]:
     """Per build, the backend strategy the builder kept ("Use backend strategy N ... as the
     initial choice", then each "Chose this engine with backend strategy N")."""
     kept: dict[int, int] = {}
-    for event in events:
-        if (
-            isinstance(event, BackendStrategy)
-            and event.action in ("initial", "chosen")
-            and event.build is not None
-        ):
+    for event in indexed(events).of(BackendStrategy):
+        if event.action in ("initial", "chosen") and event.build is not None:
             kept[event.build] = event.strategy
     return kept
 
@@ -53,17 +51,19 @@ def engine_builds_table(events: Sequence[Event]) -> pd.DataFrame:
     times: dict[int, dict[str, float]] = {}
     for event in events:
         build = event.build
+        if build is not None and build not in rows:
+            rows[build] = {"run": event.run, "build": build}
+    index = indexed(events)
+    for event in index.of(BackendStrategy, PhaseDuration):
+        build = event.build
         if build is None:
             continue
-        row = rows.get(build)
-        if row is None:
-            row = rows[build] = {"run": event.run, "build": build}
         if isinstance(event, BackendStrategy) and event.action == "building":
             strategies.setdefault(build, []).append(event.strategy)
         elif isinstance(event, PhaseDuration) and event.phase in _BUILD_TIMES:
             reported = times.setdefault(build, {})
             reported[event.phase] = reported.get(event.phase, 0.0) + event.seconds
-    kept = kept_strategies(events)
+    kept = kept_strategies(index)
     for build, row in rows.items():
         tried = strategies.get(build)
         row["strategies"] = ", ".join(map(str, tried)) if tried else None
@@ -73,6 +73,5 @@ def engine_builds_table(events: Sequence[Event]) -> pd.DataFrame:
             (round(reported[name], 6) for name in _BUILD_TIMES if name in reported), None
         )
     frame = pd.DataFrame(list(rows.values()), columns=COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64", "kept_strategy": "Int64"}).astype(
-        {"seconds": "float64"}
-    )
+    typed = with_types(frame, {"run": "Int64", "build": "Int64", "kept_strategy": "Int64"})
+    return with_types(typed, {"seconds": "float64"})

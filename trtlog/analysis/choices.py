@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from trtlog.analysis.columns import tactic_texts
+from trtlog.analysis.columns import tactic_texts, with_types
 from trtlog.analysis.kernel_names import KERNEL_COLUMNS
 
 # The columns ``choices_frame`` builds; the kernel's anatomy is added to them.
@@ -77,7 +77,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
     by column (``TacticCollector.choice_columns``)."""
     choices = _choice_rows(rows)
     if choices.empty:
-        return pd.DataFrame(columns=_BUILT_COLUMNS).astype(_TYPES)
+        return with_types(pd.DataFrame(columns=_BUILT_COLUMNS), _TYPES)
     # Runners, tactics and kernels by their categorical codes: a log with millions of timings
     # is sorted and matched as integers (-1: missing; -2: a choice's value never timed).
     runners, tactic_ids = tactics["runner"].cat, tactics["tactic"].cat
@@ -126,7 +126,7 @@ def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataF
     choices["runner"], choices["tactic"] = choices["runner_name"], choices["tactic_id"]
     # Set from the engine's listings by ``TableStream``.
     choices["in_engine"] = False
-    return choices[_BUILT_COLUMNS].astype(_TYPES)
+    return with_types(choices[_BUILT_COLUMNS], _TYPES)
 
 
 def _codes(categories: pd.Index, values: pd.Series) -> np.ndarray:

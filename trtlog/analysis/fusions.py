@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.names import original_layers
 from trtlog.events import (
     EngineLayer,
@@ -27,6 +28,7 @@ from trtlog.events import (
     LayersFused,
     ProfileRow,
 )
+from trtlog.events.index import indexed
 
 FUSION_COLUMNS = [
     "run",
@@ -47,21 +49,23 @@ _ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
 def engine_layer_names(events: Sequence[Event]) -> list[tuple[str, Event]]:
     """The engine's layers of every build (name, the event naming it first): from the layer
     listing, else the profile, else memory."""
+    index = indexed(events)
     for kind in (EngineLayer, ProfileRow, LayerMemory):
         found: dict[tuple[int | None, str], tuple[str, Event]] = {}
-        for event in events:
-            if isinstance(event, kind):
-                name = event.name if isinstance(event, EngineLayer) else event.layer
-                if not (isinstance(event, ProfileRow) and name == "Total"):
-                    found.setdefault((event.build, name), (name, event))
+        naming: list[EngineLayer | ProfileRow | LayerMemory] = index.of(kind)
+        for event in naming:
+            name = event.name if isinstance(event, EngineLayer) else event.layer
+            if not (isinstance(event, ProfileRow) and name == "Total"):
+                found.setdefault((event.build, name), (name, event))
         if found:
             return list(found.values())
     return []
 
 
 def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
+    index = indexed(events)
     metadata: dict[tuple[int | None, str], list[str]] = {}
-    for event in events:
+    for event in index.of(ForeignNodeMetadata, EngineLayer):
         if isinstance(event, ForeignNodeMetadata) and event.onnx_layers:
             metadata[(event.build, event.node)] = list(event.onnx_layers)
         elif isinstance(event, EngineLayer):
@@ -69,7 +73,7 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
             if listed:
                 metadata[(event.build, event.name)] = listed
     rows: list[dict[str, object]] = []
-    for name, event in engine_layer_names(events):
+    for name, event in engine_layer_names(index):
         where = {"run": event.run, "build": event.build, "engine_layer": name}
         listed = metadata.get((event.build, name), [])
         if listed:
@@ -87,7 +91,7 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
             for part in parts
         )
     frame = pd.DataFrame(rows, columns=PROVENANCE_COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64"})
+    return with_types(frame, {"run": "Int64", "build": "Int64"})
 
 
 def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataFrame:
@@ -99,25 +103,24 @@ def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataF
         if isinstance(original, str):
             holders.setdefault((build, original), set()).add(engine_layer)
     rows = []
-    for event in events:
-        if isinstance(event, LayersFused):
-            result = event.second if event.relation == "into" else f"{event.first} + {event.second}"
-            rows.append(
-                {
-                    "run": event.run,
-                    "build": event.build,
-                    "strategy": event.strategy,
-                    "pass_name": event.pass_name,
-                    "first": event.first,
-                    "second": event.second,
-                    "relation": event.relation,
-                    "result": result,
-                    "engine_layer": _holder(event.build, result, holders),
-                    "line": event.line,
-                }
-            )
+    for event in indexed(events).of(LayersFused):
+        result = event.second if event.relation == "into" else f"{event.first} + {event.second}"
+        rows.append(
+            {
+                "run": event.run,
+                "build": event.build,
+                "strategy": event.strategy,
+                "pass_name": event.pass_name,
+                "first": event.first,
+                "second": event.second,
+                "relation": event.relation,
+                "result": result,
+                "engine_layer": _holder(event.build, result, holders),
+                "line": event.line,
+            }
+        )
     frame = pd.DataFrame(rows, columns=FUSION_COLUMNS)
-    return frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    return with_types(frame, {"run": "Int64", "build": "Int64", "strategy": "Int64"})
 
 
 def _holder(

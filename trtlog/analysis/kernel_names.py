@@ -29,9 +29,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 # Compute capability -> GPU generation.
@@ -326,6 +327,30 @@ _COLUMN_TYPES = {
 }
 
 
+def _column_values(name: str) -> tuple[object, ...]:
+    """The ``KERNEL_COLUMNS`` values of a kernel name: ``kernel_unknown`` joins the unknown
+    tokens with spaces."""
+    anatomy = decode_kernel(name)
+    values = [getattr(anatomy, item.name) for item in fields(KernelAnatomy)]
+    values[-1] = " ".join(anatomy.unknown) or None
+    return tuple(values)
+
+
+def _sorted_codes(values: list[object]) -> tuple[np.ndarray, list[object]]:
+    """``pd.factorize(values, sort=True)`` of text values (None: missing), without a Series."""
+    import numpy as np
+    import pandas as pd
+
+    if not all(value is None or type(value) is str for value in values):
+        value_codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=True)
+        return value_codes, list(uniques)
+    texts = cast("list[str | None]", values)
+    distinct = sorted({text for text in texts if text is not None})
+    place = {text: code for code, text in enumerate(distinct)}
+    codes = [-1 if text is None else place[text] for text in texts]
+    return np.array(codes, dtype=np.intp), list(distinct)
+
+
 def with_kernel_columns(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (with a ``kernel`` column) with the ``KERNEL_COLUMNS`` added at its end."""
     import pandas as pd
@@ -345,15 +370,13 @@ def kernel_columns(kernels: pd.Series) -> pd.DataFrame:
     )
     names = [str(name) for name in categorical.cat.categories]
     codes = categorical.cat.codes.to_numpy()
-    decoded = [decode_kernel(name) for name in names]
+    decoded = [_column_values(name) for name in names]
     columns: dict[str, object] = {}
-    for item, column in zip(fields(KernelAnatomy), KERNEL_COLUMNS, strict=True):
-        values = [getattr(anatomy, item.name) for anatomy in decoded]
-        if column == "kernel_unknown":
-            values = [" ".join(tokens) or None for tokens in values]
+    for position, column in enumerate(KERNEL_COLUMNS):
+        values = [row[position] for row in decoded]
         kind = _COLUMN_TYPES.get(column)
         if kind is None:
-            value_codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=True)
+            value_codes, uniques = _sorted_codes(values)
             row_codes = np.where(codes >= 0, value_codes[codes] if len(value_codes) else -1, -1)
             # Text categories, sorted, as the tables' other text columns have them.
             columns[column] = pd.Categorical.from_codes(

@@ -36,11 +36,13 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.kernel_names import KERNEL_COLUMNS, with_kernel_columns
 from trtlog.analysis.reformats import tensor_format
 from trtlog.analysis.sparsity import sparse_columns
 from trtlog.events import EngineLayer, Event, ProfileHeader, ProfileRow, Tensor
 from trtlog.events.formats import precision_name, short_format
+from trtlog.events.index import indexed
 
 # The columns built from the listings; the kernel's anatomy is added to them (``COLUMNS``).
 _LISTED_COLUMNS = [
@@ -106,20 +108,20 @@ def layers_table(
     provenance: pd.DataFrame,
     reformats: pd.DataFrame,
 ) -> pd.DataFrame:
+    index = indexed(events)
     merged: dict[tuple[int | None, str], dict[str, object]] = {}
-    for event in events:
-        if isinstance(event, EngineLayer):
-            row = merged.get((event.build, event.name))
-            if row is None:
-                row = merged[(event.build, event.name)] = {
-                    "run": event.run,
-                    "build": event.build,
-                    "strategy": event.strategy,
-                    "name": event.name,
-                    "line": event.line,
-                }
-            _merge(row, event)
-    profile = _profile_by_name(events)
+    for event in index.of(EngineLayer):
+        row = merged.get((event.build, event.name))
+        if row is None:
+            row = merged[(event.build, event.name)] = {
+                "run": event.run,
+                "build": event.build,
+                "strategy": event.strategy,
+                "name": event.name,
+                "line": event.line,
+            }
+        _merge(row, event)
+    profile = _profile_by_name(index)
     if not merged:
         merged = {
             key: {"run": row["run"], "build": key[0], "name": key[1], "line": row["line"]}
@@ -149,9 +151,9 @@ def layers_table(
         )
     frame = pd.DataFrame(rows, columns=_LISTED_COLUMNS)
     keys = list(zip(_values(frame, "build"), frame["name"].astype(str), strict=True))
-    for column, values in sparse_columns(events, keys).items():
+    for column, values in sparse_columns(index, keys).items():
         frame[column] = values
-    return with_kernel_columns(frame.astype(COLUMN_TYPES))
+    return with_kernel_columns(with_types(frame, COLUMN_TYPES))
 
 
 def _merge(row: dict[str, object], layer: EngineLayer) -> None:
@@ -218,7 +220,7 @@ def _profile_by_name(
     """Each build's last per-layer profile (or the exported one) by build and layer name; a
     name repeated within it has its times added up."""
     profiles: list[list[ProfileRow]] = [[]]
-    for event in events:
+    for event in indexed(events).of(ProfileHeader, ProfileRow):
         if isinstance(event, ProfileHeader) and profiles[-1]:
             profiles.append([])
         elif isinstance(event, ProfileRow) and event.layer != "Total":

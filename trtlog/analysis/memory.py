@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.events import (
     BlockAssignment,
     Event,
@@ -26,6 +27,7 @@ from trtlog.events import (
     MemUsageSnapshot,
     MemUsageStats,
 )
+from trtlog.events.index import indexed
 
 MEMORY_COLUMNS = [
     "run",
@@ -55,7 +57,7 @@ TOTAL_COLUMNS = [
 def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     layers: list[dict[str, object]] = []
     totals: list[dict[str, object]] = []
-    for event in events:
+    for event in indexed(events).of(LayerMemory, *_TOTAL_KINDS):
         if isinstance(event, LayerMemory):
             layers.append(
                 {
@@ -75,9 +77,22 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
                 place = {"run": event.run, "build": event.build, "strategy": event.strategy}
                 totals.append({**place, **row, "line": event.line})
     places = {"run": "Int64", "build": "Int64", "strategy": "Int64"}
-    memory = pd.DataFrame(layers, columns=MEMORY_COLUMNS).astype({**places, "scratch": "Int64"})
+    memory = with_types(
+        pd.DataFrame(layers, columns=MEMORY_COLUMNS), {**places, "scratch": "Int64"}
+    )
     integer_columns = {**places, **dict.fromkeys(TOTAL_COLUMNS[5:10], "Int64")}
-    return memory, pd.DataFrame(totals, columns=TOTAL_COLUMNS).astype(integer_columns)
+    return memory, with_types(pd.DataFrame(totals, columns=TOTAL_COLUMNS), integer_columns)
+
+
+# The events of the totals table (``_total_row``).
+_TOTAL_KINDS = (
+    MemoryTotal,
+    MemUsageStats,
+    MemUsageChange,
+    MemUsageSnapshot,
+    MemoryAllocation,
+    BlockAssignment,
+)
 
 
 def _total_row(event: Event) -> dict[str, object] | None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.events import Event, OptionLine
+from trtlog.events.index import indexed
 
 COLUMNS = ["section", "key", "value", "line"]
 
@@ -18,7 +19,6 @@ COLUMNS = ["section", "key", "value", "line"]
 def options_table(events: Sequence[Event]) -> pd.DataFrame:
     rows = [
         {"section": event.section, "key": event.key, "value": event.value, "line": event.line}
-        for event in events
-        if isinstance(event, OptionLine)
+        for event in indexed(events).of(OptionLine)
     ]
     return pd.DataFrame(rows, columns=COLUMNS)

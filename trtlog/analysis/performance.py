@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.events import (
     Event,
     IterationTiming,
@@ -35,6 +36,7 @@ from trtlog.events import (
     RunHeader,
     TraceAverage,
 )
+from trtlog.events.index import indexed
 
 PROFILE_COLUMNS = [
     "run",
@@ -80,7 +82,8 @@ def perf_table(events: Sequence[Event]) -> pd.DataFrame:
     runs: dict[int, dict[str, object]] = {}
     run = 0
     seen_header = False
-    for event in events:
+    kinds = (RunHeader, PerfStatistic, PerfValue, TraceAverage, LegacyPerfStatistic)
+    for event in indexed(events).of(*kinds):
         if isinstance(event, RunHeader):
             run += 1 if seen_header else 0
             seen_header = True
@@ -123,7 +126,7 @@ def profile_table(events: Sequence[Event]) -> pd.DataFrame:
     seen_header = False
     profiled = False  # whether this run already has a profile
     iterations: int | None = None
-    for event in events:
+    for event in indexed(events).of(RunHeader, ProfileHeader, ProfileRow):
         if isinstance(event, RunHeader):
             run += 1 if seen_header else 0
             seen_header = True
@@ -147,9 +150,8 @@ def profile_table(events: Sequence[Event]) -> pd.DataFrame:
                     "line": event.line,
                 }
             )
-    return pd.DataFrame(rows, columns=PROFILE_COLUMNS).astype(
-        {"iterations": "Int64", "median_ms": "float64"}
-    )
+    frame = pd.DataFrame(rows, columns=PROFILE_COLUMNS)
+    return with_types(frame, {"iterations": "Int64", "median_ms": "float64"})
 
 
 TIMES_COLUMNS = [
@@ -173,8 +175,7 @@ TIMES_COLUMNS = [
 def times_table(events: Sequence[Event]) -> pd.DataFrame:
     rows = [
         {column: getattr(event, column) for column in TIMES_COLUMNS}
-        for event in events
-        if isinstance(event, IterationTiming)
+        for event in indexed(events).of(IterationTiming)
     ]
     frame = pd.DataFrame(rows, columns=TIMES_COLUMNS)
-    return frame.astype({"iteration": "int64", **dict.fromkeys(TIMES_COLUMNS[1:], "float64")})
+    return with_types(frame, {"iteration": "int64", **dict.fromkeys(TIMES_COLUMNS[1:], "float64")})

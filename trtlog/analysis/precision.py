@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.layers import COLUMN_TYPES
 from trtlog.analysis.names import reformat_target
 from trtlog.events import (
@@ -30,6 +31,7 @@ from trtlog.events import (
     NonConformingImplementation,
     OptionLine,
 )
+from trtlog.events.index import indexed
 
 COLUMNS = [
     "run",
@@ -100,8 +102,8 @@ _DTYPE_PRECISIONS = {
 def requested_precisions(events: Sequence[Event], flags: Sequence[str]) -> list[str]:
     """The precisions the build enabled: trtexec's "Precision: FP32+FP16" echo, else the
     precision flags on its command line; empty where the log says neither."""
-    for event in events:
-        if isinstance(event, OptionLine) and event.key == "Precision":
+    for event in indexed(events).of(OptionLine):
+        if event.key == "Precision":
             value = event.value.strip().upper()
             if _PRECISION_ECHO.match(value):
                 return [part.lower() for part in value.split("+")]
@@ -134,14 +136,15 @@ def precision_table(
             }
         )
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    return frame.astype({**COLUMN_TYPES, "wider": bool})
+    return with_types(frame, {**COLUMN_TYPES, "wider": bool})
 
 
 def _reasons(events: Sequence[Event]) -> dict[str, str]:
     """Why a layer may not run in the requested precision, by engine layer name."""
     reasons: dict[str, list[str]] = {}
     unscaled: list[str] = []
-    for event in events:
+    index = indexed(events)
+    for event in index.of(NonConformingImplementation, MissingQuantizationScale):
         if isinstance(event, NonConformingImplementation):
             why = (
                 "no implementation obeys the requested precision (strict mode)"
@@ -152,13 +155,12 @@ def _reasons(events: Sequence[Event]) -> dict[str, str]:
         elif isinstance(event, MissingQuantizationScale):
             unscaled.append(event.tensor)
     if unscaled:
-        for event in events:
-            if isinstance(event, EngineLayer):
-                tensors = {tensor.name for tensor in (*event.inputs, *event.outputs)}
-                for tensor in unscaled:
-                    if tensor in tensors:
-                        why = f"no INT8 scale for tensor {tensor}"
-                        reasons.setdefault(event.name, []).append(why)
+        for event in index.of(EngineLayer):
+            tensors = {tensor.name for tensor in (*event.inputs, *event.outputs)}
+            for tensor in unscaled:
+                if tensor in tensors:
+                    why = f"no INT8 scale for tensor {tensor}"
+                    reasons.setdefault(event.name, []).append(why)
     return {layer: "; ".join(dict.fromkeys(why)) for layer, why in reasons.items()}
 
 

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.names import reformat_target
 from trtlog.events import EngineLayer, Event, ProfileRow, ReformatLayerAdded, Tensor
+from trtlog.events.index import indexed
 
 COLUMNS = [
     "run",
@@ -57,12 +59,11 @@ def tensor_format(tensor: Tensor) -> str:
 
 
 def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
-    profile = {
-        (event.build, event.layer): event for event in events if isinstance(event, ProfileRow)
-    }
+    index = indexed(events)
+    profile = {(event.build, event.layer): event for event in index.of(ProfileRow)}
     rows: dict[tuple[int | None, str], dict[str, object]] = {}
     unnamed: list[dict[str, object]] = []
-    for event in events:
+    for event in index.of(ReformatLayerAdded, EngineLayer):
         if isinstance(event, ReformatLayerAdded):
             match = _REFORMATTED_TENSOR.match(event.tensor)
             row = _row(event, event.source, event.from_format, event.to_format)
@@ -102,7 +103,7 @@ def reformats_table(events: Sequence[Event]) -> pd.DataFrame:
             row["average_ms"] = profiled.average_ms
             row["percent"] = profiled.percent
     frame = pd.DataFrame(named + unnamed, columns=COLUMNS)
-    frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    frame = with_types(frame, {"run": "Int64", "build": "Int64", "strategy": "Int64"})
     for flag in ("inserted", "in_engine"):
         frame[flag] = frame[flag].astype("boolean").fillna(False).astype(bool)
     for number in ("time_ms", "average_ms", "percent"):

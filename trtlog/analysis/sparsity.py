@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.events import Event, SparseTactics
+from trtlog.events.index import indexed
 
 SPARSE_COLUMNS = ["sparse_eligible", "sparse_tactic"]
 _CHOICES = {"sparse_eligible": "eligible", "sparse_tactic": "chosen"}
@@ -26,9 +27,8 @@ def sparse_columns(
     """``sparse_eligible`` and ``sparse_tactic`` for the layers ``keys`` (build, exact engine
     name)."""
     listed: dict[tuple[str, object], set[str]] = {}
-    for event in events:
-        if isinstance(event, SparseTactics):
-            listed.setdefault((event.choice, event.build), set()).update(event.layers)
+    for event in indexed(events).of(SparseTactics):
+        listed.setdefault((event.choice, event.build), set()).update(event.layers)
     columns = {}
     for column, choice in _CHOICES.items():
         values = []

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from trtlog.analysis.builds import kept_flags, kept_strategies
+from trtlog.analysis.columns import with_types
 from trtlog.events import BackendStrategy, Event, LayerCount
+from trtlog.events.index import indexed
 
 COLUMNS = ["run", "build", "strategy", "kept", "step", "stage", "layers", "change", "line"]
 
@@ -23,40 +25,39 @@ def stages_table(events: Sequence[Event]) -> pd.DataFrame:
     rows: list[dict[str, int | str | None]] = []
     previous: dict[tuple[int | None, int | None], int] = {}
     steps: dict[tuple[int | None, int | None], int] = {}
-    first_strategy = _first_strategies(events)
-    for event in events:
-        if isinstance(event, LayerCount):
-            # The generic optimisations before "Building graph using backend strategy N" are
-            # the first strategy's first stages.
-            strategy = event.strategy
-            if strategy is None and event.build is not None:
-                strategy = first_strategy.get(event.build)
-            key = (event.build, strategy)
-            before = previous.get(key)
-            rows.append(
-                {
-                    "run": event.run,
-                    "build": event.build,
-                    "strategy": strategy,
-                    "step": steps.get(key, 0),
-                    "stage": event.stage,
-                    "layers": event.count,
-                    "change": 0 if before is None else event.count - before,
-                    "line": event.line,
-                }
-            )
-            previous[key] = event.count
-            steps[key] = steps.get(key, 0) + 1
+    index = indexed(events)
+    first_strategy = _first_strategies(index)
+    for event in index.of(LayerCount):
+        # The generic optimisations before "Building graph using backend strategy N" are
+        # the first strategy's first stages.
+        strategy = event.strategy
+        if strategy is None and event.build is not None:
+            strategy = first_strategy.get(event.build)
+        key = (event.build, strategy)
+        before = previous.get(key)
+        rows.append(
+            {
+                "run": event.run,
+                "build": event.build,
+                "strategy": strategy,
+                "step": steps.get(key, 0),
+                "stage": event.stage,
+                "layers": event.count,
+                "change": 0 if before is None else event.count - before,
+                "line": event.line,
+            }
+        )
+        previous[key] = event.count
+        steps[key] = steps.get(key, 0) + 1
     frame = pd.DataFrame(rows, columns=COLUMNS)
-    frame = frame.astype({"run": "Int64", "build": "Int64", "strategy": "Int64"})
-    frame["kept"] = kept_flags(frame, kept_strategies(events))
+    frame = with_types(frame, {"run": "Int64", "build": "Int64", "strategy": "Int64"})
+    frame["kept"] = kept_flags(frame, kept_strategies(index))
     return frame
 
 
 def _first_strategies(events: Sequence[Event]) -> dict[int, int]:
     first: dict[int, int] = {}
-    for event in events:
-        if isinstance(event, BackendStrategy) and event.action == "building":
-            if event.build is not None:
-                first.setdefault(event.build, event.strategy)
+    for event in indexed(events).of(BackendStrategy):
+        if event.action == "building" and event.build is not None:
+            first.setdefault(event.build, event.strategy)
     return first

@@ -13,11 +13,22 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 from pandas.api.types import is_float_dtype, is_object_dtype
 
 from trtlog.analysis.buildlog import column_kind
+
+# The NumPy columns that go to Arrow as they are, without a pandas type between.
+_NUMPY_TYPES = {
+    np.dtype(np.bool_): pa.bool_(),
+    np.dtype(np.int64): pa.int64(),
+    np.dtype(np.float64): pa.float64(),
+}
+_BOOLEAN = pd.BooleanDtype()
+_INT64 = pd.Int64Dtype()
+_FLOAT64 = np.dtype(np.float64)
 
 
 def normalise(table: pd.DataFrame) -> pa.Table:
@@ -28,27 +39,31 @@ def normalise(table: pd.DataFrame) -> pa.Table:
 
 def _column(column: pd.Series) -> pa.Array:
     dtype = column.dtype
-    if column.isna().all() and (is_object_dtype(dtype) or is_float_dtype(dtype)):
+    if (is_object_dtype(dtype) or is_float_dtype(dtype)) and column.isna().all():
         kind = column_kind(str(column.name))
         arrow = {"flag": pa.bool_(), "number": pa.float64()}.get(kind, pa.string())
         return pa.nulls(len(column), type=arrow)
+    # A float NaN is a missing value, as the pandas types below make it.
+    if isinstance(dtype, np.dtype) and dtype in _NUMPY_TYPES:
+        return pa.array(column.to_numpy(), type=_NUMPY_TYPES[dtype], from_pandas=True)
     if pd.api.types.is_bool_dtype(dtype):
-        return pa.array(column.astype("boolean"), type=pa.bool_(), from_pandas=True)
+        return pa.array(column.astype(_BOOLEAN), type=pa.bool_(), from_pandas=True)
     if pd.api.types.is_integer_dtype(dtype):
-        return pa.array(column.astype("Int64"), type=pa.int64(), from_pandas=True)
+        return pa.array(column.astype(_INT64), type=pa.int64(), from_pandas=True)
     if pd.api.types.is_float_dtype(dtype):
-        return pa.array(column.astype("float64"), type=pa.float64(), from_pandas=True)
+        return pa.array(column.astype(_FLOAT64), type=pa.float64(), from_pandas=True)
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return pa.array(column, type=pa.timestamp("us"), from_pandas=True)
     if isinstance(dtype, pd.CategoricalDtype):
         categories = pa.array([_text(value) for value in dtype.categories], type=pa.string())
         codes = column.cat.codes.to_numpy()
         return categories.take(pa.array(codes, mask=codes < 0))
+    values = column.to_numpy(dtype=object)
     try:
         # Text alone (and missing values), as most text columns are: converted by Arrow.
-        return pa.array(column.astype(object), type=pa.string(), from_pandas=True)
+        return pa.array(values, type=pa.string(), from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return pa.array([_text(value) for value in column.astype(object)], type=pa.string())
+        return pa.array([_text(value) for value in values], type=pa.string())
 
 
 def _missing(value: Any) -> bool:

@@ -14,10 +14,12 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from trtlog.analysis import TABLES, BuildLog
+from trtlog.analysis.columns import with_types
 from trtlog.analysis.stream import TableStream
 from trtlog.dataset.columns import normalise
 from trtlog.events import OnnxModelInfo, RunHeader
@@ -55,12 +57,12 @@ PERF_STATISTICS = ["min", "max", "mean", "median", "p90", "p95", "p99"]
 # The types of the builds table's own columns (a log without a performance summary must not
 # turn its latency column into text).
 _BUILDS_TYPES = {
-    "started": "datetime64[us]",
-    **dict.fromkeys(["log_style"], "string"),
+    "started": np.dtype("datetime64[us]"),
+    **dict.fromkeys(["log_style"], pd.StringDtype()),
     **dict.fromkeys(
-        ["lines", "runs", "builds", "tactics_timed", "choices", "engine_layers"], "Int64"
+        ["lines", "runs", "builds", "tactics_timed", "choices", "engine_layers"], pd.Int64Dtype()
     ),
-    **dict.fromkeys(["wider_layers", "fp32_fallback_layers", "warnings"], "Int64"),
+    **dict.fromkeys(["wider_layers", "fp32_fallback_layers", "warnings"], pd.Int64Dtype()),
     **dict.fromkeys(
         [
             "recognized_percent",
@@ -69,9 +71,18 @@ _BUILDS_TYPES = {
             "gpu_compute_mean_ms",
             "throughput_qps",
         ],
-        "float64",
+        np.dtype(np.float64),
     ),
-    **dict.fromkeys(METADATA, "string"),
+    **dict.fromkeys(METADATA, pd.StringDtype()),
+}
+# The performance summary's columns and their types, the same in every log's file.
+_PERF_VALUES = [f"{metric}_{stat}_ms" for metric in PERF_METRICS for stat in PERF_STATISTICS]
+_PERF_VALUES += ["throughput_qps", "total_host_walltime_s", "total_gpu_compute_time_s"]
+_PERF_COLUMNS = [*PERF_LEADING, *(column for column in _PERF_VALUES if column not in PERF_LEADING)]
+_PERF_TYPES = {
+    **dict.fromkeys(_PERF_VALUES, np.dtype(np.float64)),
+    "run": pd.Int64Dtype(),
+    "trace_averages": pd.Int64Dtype(),
 }
 
 
@@ -201,19 +212,15 @@ def builds_row(
         else 0,
         "warnings": int(tables["warnings"]["count"].sum()) if not tables["warnings"].empty else 0,
     }
-    return pd.DataFrame([row]).astype(_BUILDS_TYPES)
+    return with_types(pd.DataFrame([row]), _BUILDS_TYPES)
 
 
 def _all_perf_columns(perf: pd.DataFrame) -> pd.DataFrame:
     """The performance summary with every metric and statistic trtexec prints by default as a
     column (missing where this run did not print it), so that every log's file has the same
     columns; percentiles asked for with --percentile follow."""
-    values = [f"{metric}_{stat}_ms" for metric in PERF_METRICS for stat in PERF_STATISTICS]
-    values += ["throughput_qps", "total_host_walltime_s", "total_gpu_compute_time_s"]
-    columns = [*PERF_LEADING, *(column for column in values if column not in PERF_LEADING)]
-    extra = [column for column in perf.columns if column not in columns]
-    types = {**dict.fromkeys(values, "float64"), "run": "Int64", "trace_averages": "Int64"}
-    return perf.reindex(columns=[*columns, *extra]).astype(types)
+    extra = [column for column in perf.columns if column not in _PERF_COLUMNS]
+    return with_types(perf.reindex(columns=[*_PERF_COLUMNS, *extra]), _PERF_TYPES)
 
 
 def _value(row: pd.Series | None, column: str) -> float | None:
@@ -225,9 +232,8 @@ def _value(row: pd.Series | None, column: str) -> float | None:
 def _with_metadata(table: pd.DataFrame, metadata: dict[str, Any]) -> pa.Table:
     """``table`` in Arrow, after the metadata columns: each one value repeated, made by Arrow
     rather than as a column of Python strings."""
-    own = normalise(
-        table.rename(columns={name: f"{name}_" for name in METADATA if name in table.columns})
-    )
+    clashing = {name: f"{name}_" for name in METADATA if name in table.columns}
+    own = normalise(table.rename(columns=clashing) if clashing else table)
     leading = [
         pa.repeat(pa.scalar(value, type=pa.string()), own.num_rows) for value in metadata.values()
     ]

@@ -77,6 +77,41 @@ _BEFORE_BUILD_FAMILIES = frozenset({"onnx", "options", "run"})
 _ONCE_PER_BUILD = frozenset({"built", "allocation", "peak", "engine building", "torch"})
 
 
+# What the fold does with an event of a class, found once per class (``_role``): how it moves
+# the place, whether it continues an options section, which of its fields the fold sets.
+_AUTOTUNING, _LAYER_COUNT, _GRAPH, _STRATEGY, _RUN, _OTHER = range(6)
+_OPTION, _SECTION, _LEGACY_HEADER, _LEGACY_STATISTIC, _NO_FIELD = range(5)
+Role = tuple[int, bool, int]
+_ROLES: dict[type, Role] = {}
+
+
+def _role(kind: type) -> Role:
+    """The role of the events of class ``kind`` (``_ROLES``), as ``fold`` tests them in turn."""
+    role = _ROLES.get(kind)
+    if role is not None:
+        return role
+    if issubclass(kind, AutotuningEvent):
+        role = (_AUTOTUNING, False, _NO_FIELD)
+    else:
+        places = (
+            (LayerCount, _LAYER_COUNT),
+            (_GRAPH_WORK, _GRAPH),
+            (BackendStrategy, _STRATEGY),
+            (RunHeader, _RUN),
+        )
+        fields = (
+            (OptionLine, _OPTION),
+            (SectionHeader, _SECTION),
+            (LegacyPerfHeader, _LEGACY_HEADER),
+            (LegacyPerfStatistic, _LEGACY_STATISTIC),
+        )
+        action = next((action for cls, action in places if issubclass(kind, cls)), _OTHER)
+        field = next((field for cls, field in fields if issubclass(kind, cls)), _NO_FIELD)
+        role = (action, issubclass(kind, _SECTION_CONTINUES), field)
+    _ROLES[kind] = role
+    return role
+
+
 def _build_marker(event: Event) -> tuple[str, bool] | None:
     """The kind of build marker ``event`` is, and whether it ends the build (or strategy)."""
     kind = type(event)
@@ -231,43 +266,45 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 event = tuning.link_row(event)
             yield event
             continue
+        action, continues_section, field = _ROLES.get(type(event)) or _role(type(event))
         # Autotuning events first: most events of a verbose log are, and none continues a
         # section.
-        if isinstance(event, AutotuningEvent):
+        if action == _AUTOTUNING:
+            assert isinstance(event, AutotuningEvent)
             section = None
             where.building()
             place = tuning.place = where.value()
             tuning.link(event)
         else:
             assert isinstance(event, Event)
-            if not isinstance(event, _SECTION_CONTINUES):
+            if not continues_section:
                 section = None
-            if isinstance(event, LayerCount):
+            if action == _LAYER_COUNT and isinstance(event, LayerCount):
                 where.layer_count(event.stage)
-            elif isinstance(event, _GRAPH_WORK):
+            elif action == _GRAPH:
                 where.building()
-            elif isinstance(event, BackendStrategy):
+            elif action == _STRATEGY and isinstance(event, BackendStrategy):
                 where.backend_strategy(event)
-            elif isinstance(event, RunHeader):
+            elif action == _RUN:
                 where.new_run()
                 legacy_metric = None
             else:
                 marker = _build_marker(event)
                 if marker is not None:
                     where.marker(*marker)
-            if isinstance(event, BackendStrategy):
+            if action == _STRATEGY and isinstance(event, BackendStrategy):
                 # The strategy a decision names is its own.
                 place = (where.run, where.build, event.strategy)
             else:
                 place = where.place(event)
-            if isinstance(event, OptionLine):
+            if field == _OPTION:
                 if section:
                     _set_field(event, "section", section)
-            elif isinstance(event, SectionHeader):
+            elif field == _SECTION and isinstance(event, SectionHeader):
                 section = event.title
-            elif isinstance(event, LegacyPerfHeader):
+            elif field == _LEGACY_HEADER and isinstance(event, LegacyPerfHeader):
                 legacy_metric = event.metric
-            elif isinstance(event, LegacyPerfStatistic):
+            elif field == _LEGACY_STATISTIC:
                 _set_field(event, "metric", legacy_metric)
         run, build, strategy = place
         _set_run(event, run)

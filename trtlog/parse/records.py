@@ -146,8 +146,11 @@ class RecordParser:
             and any(isinstance(event, _LISTING_HEADERS) for event in events)
             and _OWN_STAMP.match(lines[used]) is None
         )
+        if used < len(lines):
+            # The lines under a record have no envelope of their own; they keep its time.
+            inherited = Envelope("none", record.envelope.timestamp, None, "none")
         for number, text in zip(numbers[used:], lines[used:], strict=True):
-            events.extend(self._parse_bare(record.envelope, number, text, suspect, record.read))
+            events.extend(self._parse_bare(inherited, number, text, suspect, record.read))
             suspect = False
         return events
 
@@ -242,18 +245,18 @@ class RecordParser:
 
     def _parse_bare(
         self,
-        envelope: Envelope,
+        inherited: Envelope,
         number: int,
         text: str,
         suspect: bool,
         read: dict[int, tuple[Any, ...]] | None = None,
     ) -> list[Item]:
-        """A continuation line the record's message did not take, parsed on its own (``read``:
-        what the native core read of such lines, ``trtlog.parse.assembly``)."""
+        """A continuation line the record's message did not take, parsed on its own
+        (``inherited``: the envelope it takes from the record; ``read``: what the native core
+        read of such lines, ``trtlog.parse.assembly``)."""
         if not text.strip():
             self._tally("blank", number)
             return []
-        inherited = Envelope("none", envelope.timestamp, None, "none")
         if self._claims is not None:
             # A progress monitor's bars come without an envelope, each under the record above.
             item = read_item(read, number, inherited)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from trtlog.events.base import Event
+from trtlog.events.index import EventIndex
 from trtlog.parse.line_counts import LineCounts
 
 E = TypeVar("E", bound=Event)
@@ -19,10 +20,18 @@ class ParsedLog:
     events: list[Event] = field(default_factory=list)
     counts: LineCounts = field(default_factory=LineCounts)
     physical_lines: int = 0
+    _index: EventIndex | None = field(default=None, init=False, repr=False, compare=False)
 
-    def of(self, kind: type[E]) -> list[E]:
-        """The events of one class, in log order."""
-        return [event for event in self.events if isinstance(event, kind)]
+    def of(self, *kinds: type[E]) -> list[E]:
+        """The events of any of ``kinds``, in log order."""
+        return self.index.of(*kinds)
+
+    @property
+    def index(self) -> EventIndex:
+        """The events indexed by class (indexed again when ``events`` changed)."""
+        if self._index is None or not self._index.covers(self.events):
+            self._index = EventIndex(self.events)
+        return self._index
 
     @property
     def recognized_ratio(self) -> float:

@@ -69,9 +69,19 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
     counts = log.counts
     unrecognized = Counter(_form(event.text) for event in log.of(Unrecognized))
     version, version_source = _tensorrt_version(log)
-    # Other programs' warnings and errors (Python's, glog's and absl's) are not the build's.
-    own = [event for event in log.events if type(event) is not Foreign]
-    errors = [event for event in own if event.severity in _ERROR_OR_WORSE]
+    builds: set[int] = set()
+    warnings = 0
+    errors: list[Event] = []
+    for event in log.events:
+        if event.build is not None:
+            builds.add(event.build)
+        # Other programs' warnings and errors (Python's, glog's and absl's) are not the build's.
+        if type(event) is Foreign:
+            continue
+        if event.severity == "warning":
+            warnings += 1
+        elif event.severity in _ERROR_OR_WORSE:
+            errors.append(event)
     footers = log.of(RunFooter)
     return Summary(
         source=log.source,
@@ -82,7 +92,7 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         gpu=_gpu(log),
         precision=_precision(log),
         runs=len(log.of(RunHeader)),
-        builds=len({event.build for event in log.events if event.build is not None}),
+        builds=len(builds),
         build_seconds=_build_seconds(log),
         lines=log.physical_lines,
         recognized=counts.recognized,
@@ -94,7 +104,7 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         families=dict((families or Counter(event.family for event in log.events)).most_common()),
         commonest_unrecognized=unrecognized.most_common(top),
         outcome=", ".join(footer.status for footer in footers) or None,
-        warnings=sum(1 for event in own if event.severity == "warning"),
+        warnings=warnings,
         errors=len(errors),
         first_error=_described(errors[0]) if errors else None,
     )
@@ -157,7 +167,7 @@ def _run_styles(log: ParsedLog) -> list[dict[str, Any]]:
 
 
 def _tensorrt_version(log: ParsedLog) -> tuple[str | None, str | None]:
-    for event in log.events:
+    for event in log.of(TensorrtVersion, RunHeader, LoadedModule):
         if isinstance(event, TensorrtVersion):
             return event.version, "stated"
         if isinstance(event, RunHeader) and event.version:
