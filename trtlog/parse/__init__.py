@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from trtlog.parse.envelope import WARNING_OR_WORSE
+    from trtlog.parse.log_file import parse_file
     from trtlog.parse.pipeline import (
         LineCounter,
         StreamItems,
         iter_events,
         iter_items,
-        parse_file,
         parse_lines,
         parse_text,
     )
@@ -41,6 +41,7 @@ __all__ = [
 
 _HOMES = {
     "LogSourceError": "trtlog.parse.reader",
+    "parse_file": "trtlog.parse.log_file",
     "ParsedLog": "trtlog.parse.result",
     "Summary": "trtlog.parse.summary",
     "WARNING_OR_WORSE": "trtlog.parse.envelope",

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place
 from trtlog.parse.line_counts import LineCounts
-from trtlog.parse.pipeline import StreamItems
+from trtlog.parse.pipeline import StreamItems, parse_lines
 from trtlog.parse.reader import LogSourceError, open_log
-from trtlog.parse.rows import Item
+from trtlog.parse.result import ParsedLog
+from trtlog.parse.rows import Item, events_of
 
 
 @dataclass
@@ -43,11 +45,35 @@ class LogFile:
             folded = reader.folded(stream)
             if self.on_progress is not None:
                 folded = _reporting(folded, stream, self.on_progress)
-            try:
+            with _read_failures(self.path):
                 self.last_place = yield from folded
-            except (OSError, EOFError) as error:
-                raise LogSourceError(f"{self.path}: read failed ({error})") from error
             self.counts, self.physical_lines = reader.parser.counts, reader.physical_lines
+
+
+def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
+    """Parse a log file, ``-`` for standard input, or a gzip-compressed log; ``fast=False``
+    parses every line with the grammar alone.
+
+    Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
+    """
+    source = str(path)
+    if not fast:
+        with rare_collections(), open_log(path) as stream, _read_failures(source):
+            return parse_lines(stream, source=source, fast=False)
+    log = LogFile(source)
+    events = list(events_of(log.items()))
+    return ParsedLog(
+        source=source, events=events, counts=log.counts, physical_lines=log.physical_lines
+    )
+
+
+@contextmanager
+def _read_failures(path: str) -> Iterator[None]:
+    """A failure to read the log, said in one line."""
+    try:
+        yield
+    except (OSError, EOFError) as error:
+        raise LogSourceError(f"{path}: read failed ({error})") from error
 
 
 # Items between two progress reports: a report costs a system call.
@@ -87,4 +113,4 @@ def _reporting(
             report(done)
 
 
-__all__ = ["LogFile"]
+__all__ = ["LogFile", "parse_file"]

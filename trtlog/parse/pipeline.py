@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Generator, Iterable, Iterator
 from typing import BinaryIO
 
 from trtlog.events.base import Event
 from trtlog.parse.assembly import Record, assemble_records
-from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place, fold
-from trtlog.parse.reader import LogSourceError, numbered_segments, open_log
+from trtlog.parse.reader import LogSourceError, numbered_segments
 from trtlog.parse.records import RecordParser
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.rows import Item, RowBlock, events_of
@@ -23,7 +21,6 @@ __all__ = [
     "StreamItems",
     "iter_events",
     "iter_items",
-    "parse_file",
     "parse_lines",
     "parse_text",
 ]
@@ -175,24 +172,3 @@ def parse_text(text: str | bytes, source: str = "<text>", fast: bool = True) -> 
     if lines and not lines[-1]:
         lines.pop()
     return parse_lines(lines, source=source, fast=fast)
-
-
-def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
-    """Parse a log file, ``-`` for standard input, or a gzip-compressed log.
-
-    Raises ``LogSourceError`` (one-line message) when the source is not a readable text log.
-    """
-    with rare_collections(), open_log(path) as stream:
-        try:
-            if not fast:
-                return parse_lines(stream, source=str(path), fast=fast)
-            items = StreamItems()
-            events = list(events_of(items.folded(stream)))
-            return ParsedLog(
-                source=str(path),
-                events=events,
-                counts=items.parser.counts,
-                physical_lines=items.physical_lines,
-            )
-        except (OSError, EOFError) as error:
-            raise LogSourceError(f"{path}: read failed ({error})") from error

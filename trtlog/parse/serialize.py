@@ -45,13 +45,16 @@ def to_plain(value: Any) -> Any:
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"kind": <grammar rule>, "family": ..., <fields>}``."""
     record: dict[str, Any] = {"kind": event.kind(), "family": event.family}
-    kind = type(event)
+    for name in _field_names(type(event)):
+        record[name] = to_plain(getattr(event, name))
+    return record
+
+
+def _field_names(kind: type[Event]) -> tuple[str, ...]:
     names = _FIELD_NAMES.get(kind)
     if names is None:
         names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(kind))
-    for name in names:
-        record[name] = to_plain(getattr(event, name))
-    return record
+    return names
 
 
 def event_json(event: Event) -> str:
@@ -69,7 +72,7 @@ _ENCODERS: dict[type, Callable[[Event], str]] = {}
 
 
 def _encoder(kind: type[Event]) -> Callable[[Event], str]:
-    names = tuple(field.name for field in dataclasses.fields(kind))
+    names = _field_names(kind)
     head = f'{{"kind": {json.dumps(kind.kind())}, "family": {json.dumps(kind.family)}'
     keys = tuple(f", {json.dumps(name)}: " for name in names)
     values_of = attrgetter(*names)

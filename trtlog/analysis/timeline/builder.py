@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.timeline.phases import total_kind
@@ -181,24 +182,17 @@ class TimelineBuilder:
         stamp, run = self._second_stamp, self._run
         spread = count if stamp is not None and not stamp.microsecond else 0
         position = 0
-        index, count_items = 0, len(second)
-        while index < count_items:
-            item = second[index]
-            key = tuning_key(item)
+        for key, group in groupby(second, key=tuning_key):
             if key is not None:
-                end = index + 1
-                while end < count_items and tuning_key(second[end]) == key:
-                    end += 1
-                position = read_tuning_run(run, second[index:end], key, position, spread)
-                index = end
-            elif type(item) is RowBlock:
-                read_block(run, item, position, spread)
-                position += len(item)
-                index += 1
-            else:
-                read_item(run, item, position / spread if spread else 0.0)
-                position += 1
-                index += 1
+                position = read_tuning_run(run, list(group), key, position, spread)
+                continue
+            for item in group:
+                if type(item) is RowBlock:
+                    read_block(run, item, position, spread)
+                    position += len(item)
+                else:
+                    read_item(run, item, position / spread if spread else 0.0)
+                    position += 1
 
 
 def timeline_table(items: Iterable[Item]) -> pd.DataFrame:

@@ -167,9 +167,9 @@ def read_tuning_run(
     _enter(run, "autotuning")
     run.started = True
     build = run.build
+    tactics = sum(part.tactics for part in lines)
     whole = _Lines(None, lines[0].first_line, lines[0].first_end_line, lines[0].start,
-                   lines[-1].last_line, lines[-1].end, 0, None)  # fmt: skip
-    whole.tactics = sum(part.tactics for part in lines)
+                   lines[-1].last_line, lines[-1].end, tactics, None)  # fmt: skip
     whole.place(run, run.phases, (build, "autotuning", None))
     # A layer's lines continue past lines of no layer (a reformat's format combination).
     layer_lines: _Lines | None = None
