@@ -25,9 +25,9 @@ from trtlog.parse import parse_file, parse_text
 from trtlog.parse.assembly import Record
 from trtlog.parse.envelope import Envelope, split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
+from trtlog.parse.items import events_of
 from trtlog.parse.reader import numbered_segments, open_log
 from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import FASTEST_TACTIC, events_of, is_row, materialize
 
 ALL_LOGS = sorted(SAMPLES.glob("*.log")) + CORPUS_LOGS
 
@@ -50,7 +50,7 @@ def core_events(envelope_line: str) -> list[object] | None:
     item = claimed_item(envelope_line)
     if item is None:
         return None
-    # The bulk kinds come as rows and blocks; the events they stand for must be the grammar's.
+    # Blocks stand for events: those must be the grammar's.
     return list(events_of([item]))  # type: ignore[list-item]
 
 
@@ -430,19 +430,16 @@ TUNING_ROW_LINES = [
 
 
 @pytest.mark.parametrize("line, kind", TUNING_ROW_LINES)
-def test_tuning_forms_come_as_rows_of_their_class(line: str, kind: type) -> None:
+def test_tuning_forms_come_as_events_of_their_class(line: str, kind: type) -> None:
     item = claimed_item(line)
-    assert is_row(item) and item[0] is kind  # type: ignore[index]
+    assert type(item) is kind
     (grammar_event,) = grammar_events(line)
     assert type(grammar_event) is kind
-    assert same(materialize(item), grammar_event)  # type: ignore[arg-type]
+    assert same(item, grammar_event)
 
 
-def test_a_fastest_tactic_row_holds_a_plain_id_and_its_event_a_tactic_id() -> None:
-    row = claimed_item(HOT_LINES[4])
-    assert is_row(row)
-    tactic = row[FASTEST_TACTIC]  # type: ignore[index]
-    assert type(tactic) is int and tactic == 0x5B8BF1B8028629D9
-    event = materialize(row)  # type: ignore[arg-type]
-    assert type(event.tactic) is TacticId  # type: ignore[attr-defined]
-    assert str(event.tactic) == "0x5b8bf1b8028629d9"  # type: ignore[attr-defined]
+def test_a_claimed_fastest_tactic_holds_a_tactic_id() -> None:
+    event = claimed_item(HOT_LINES[4])
+    assert type(event.tactic) is TacticId  # type: ignore[union-attr]
+    assert event.tactic == 0x5B8BF1B8028629D9  # type: ignore[union-attr]
+    assert str(event.tactic) == "0x5b8bf1b8028629d9"  # type: ignore[union-attr]

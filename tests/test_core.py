@@ -24,9 +24,9 @@ from trtlog.events.autotuning import FastestTactic, TacticTiming
 from trtlog.events.onnx import OnnxImporterTrace
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.grammar import message_parser
+from trtlog.parse.items import LineBlock
 from trtlog.parse.reader import open_log
 from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import RowBlock, materialize
 from trtlog.parse.scanner import (
     BareLines,
     ClaimedRecords,
@@ -50,7 +50,7 @@ def _scanned(data: bytes, chunk: int = 1 << 20) -> tuple[list[object], int]:
 
 
 def _claimed(data: bytes, chunk: int) -> tuple[list[object], int]:
-    """The events of the lines the core claims (blocks' rows and records), and the lines."""
+    """The events of the lines the core claims (blocks' lines and records), and the lines."""
     scanner = _scanner()
     core = scanner._core
     pieces = []
@@ -62,14 +62,14 @@ def _claimed(data: bytes, chunk: int) -> tuple[list[object], int]:
         if piece[0] == 0:
             continue
         for item in scanner._piece(piece):
-            if isinstance(item, RowBlock):
-                events.extend(materialize(row) for row in item.rows())
+            if isinstance(item, LineBlock):
+                events.extend(item.events())
             elif isinstance(item, BareLines):
                 # Read, not claimed: tests/test_core_progress.py.
                 continue
             else:
                 claimed = item.items  # type: ignore[union-attr]
-                events.extend(materialize(one) if type(one) is tuple else one for one in claimed)
+                events.extend(claimed)
     return events, core.lines
 
 
@@ -148,8 +148,8 @@ def test_pieces_are_the_same_however_the_bytes_are_fed() -> None:
 
 
 def _describe(item: object) -> object:
-    if isinstance(item, RowBlock):
-        return ("block", item.first_line, list(item.rows()))
+    if isinstance(item, LineBlock):
+        return ("block", item.first_line, list(item.events()))
     if isinstance(item, tuple):
         return item
     if isinstance(item, ClaimedRecords):
@@ -181,7 +181,9 @@ def test_a_myelin_row_an_earlier_terminal_takes_is_left_to_the_grammar() -> None
         "[07/07/2026-02:11:09] [I] end",
     ]
     scanned, _ = _scanned(("\n".join(lines) + "\n").encode())
-    claimed = [row[1] for item in scanned if isinstance(item, RowBlock) for row in item.rows()]
+    claimed = [
+        event.line for item in scanned if isinstance(item, LineBlock) for event in item.events()
+    ]
     assert claimed == [1, 3]
 
 
@@ -194,7 +196,7 @@ def test_ids_and_times_come_back_as_printed() -> None:
         "[07/07/2026-02:11:09] [I] end",
     ]
     scanned, _ = _scanned(("\n".join(lines) + "\n").encode())
-    block = next(item for item in scanned if isinstance(item, RowBlock))
+    block = next(item for item in scanned if isinstance(item, LineBlock))
     assert block.kind is TacticTiming
     assert list(block.tactics) == [2**64 - 1, 2**64 - 1]
     assert list(block.times) == [3.40282e38, 0.25]
@@ -430,7 +432,7 @@ def test_a_record_an_earlier_terminal_takes_is_not_claimed_as_a_later_form() -> 
     parser = RecordParser()
     envelope, _ = split_envelope("[07/07/2026-02:11:09] [V] [TRT] x")
     fastest = parser.claim(envelope, "Fastest Tactic: 0x0000000000000000 Time: 0.00314842", 1)
-    assert fastest is not None and fastest[0] is FastestTactic  # type: ignore[index]
+    assert type(fastest) is FastestTactic
     profiled = "Fastest Tactic: x (CaskConvolution) profiling completed in 0.1 ms"
     assert parser.claim(envelope, profiled, 2) is None
     (event,) = grammar_events("[07/07/2026-02:11:09] [V] [TRT] " + profiled)

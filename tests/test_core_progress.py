@@ -18,11 +18,11 @@ from trtlog.parse.assembly import Record
 from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE
 from trtlog.parse.fold import fold
+from trtlog.parse.items import events_of
 from trtlog.parse.line_counts import LineCounts
 from trtlog.parse.pipeline import StreamItems, iter_events
 from trtlog.parse.reader import clean_line
 from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import events_of
 from trtlog.parse.scanner import BareLines
 
 _UP = "\x1b[2A\x1b[0G\x1b[2K"

@@ -30,7 +30,6 @@ from trtlog.events.autotuning import SetTacticName, TacticPruning, TacticSkipped
 from trtlog.parse.assembly import Record
 from trtlog.parse.envelope import split_envelope
 from trtlog.parse.records import RecordParser
-from trtlog.parse.rows import materialize
 from trtlog.parse.scanner import ClaimedRecords, byte_chunks
 
 _KINDS = (SetTacticName, TacticPruning, TacticSkipped, TimingCacheHit)
@@ -147,10 +146,6 @@ def _grammar_event(line: str, number: int) -> object:
     return event
 
 
-def _event(item: object) -> object:
-    return materialize(item) if type(item) is tuple else item  # type: ignore[arg-type]
-
-
 def test_each_form_is_claimed_as_the_grammar_reads_it() -> None:
     stamp = "[07/07/2026-02:11:09] [V] [TRT] "
     bodies = [
@@ -175,9 +170,9 @@ def test_each_form_is_claimed_as_the_grammar_reads_it() -> None:
     claimed = _claimed_lines(("\n".join(lines) + "\n").encode())
     assert sorted(claimed) == list(range(1, len(bodies) + 1))
     for number, line in enumerate(lines[:-1], start=1):
-        assert same(_event(claimed[number]), _grammar_event(line, number)), line
+        assert same(claimed[number], _grammar_event(line, number)), line
     # Read off the lines by hand.
-    events = [materialize(item) if type(item) is tuple else item for item in claimed.values()]
+    events = list(claimed.values())
     skipped, only, pruning, named, unnamed, variant, hit = events
     assert isinstance(skipped, TacticSkipped) and isinstance(only, TacticSkipped)
     assert (skipped.tactic, skipped.scratch_requested, skipped.scratch_available) == (
@@ -230,7 +225,7 @@ def test_the_core_claims_every_such_line_of_a_build_as_the_grammar_reads_it(name
             continue
         wanted += 1
         assert number in claimed, line
-        assert same(_event(claimed[number]), _grammar_event(line, number)), line
+        assert same(claimed[number], _grammar_event(line, number)), line
     # The 8.5 build's kernel names, the 8.6 build's pruning counts, the 10.16 build's cache hits
     # and skipped tactics: every one of them.
     assert wanted == len(claimed) > 0

@@ -9,7 +9,6 @@ import pytest
 from trtlog.events import EVENT_CLASSES, Event, FormatCombination
 from trtlog.events.base import KeywordMakers
 from trtlog.events.makers import HEAD_FIELDS, keyword_maker, value_maker
-from trtlog.parse.rows import ROW_CLASSES, materialize
 
 
 def _field_values(event: Event) -> dict[str, object]:
@@ -70,9 +69,3 @@ def test_keyword_makers_are_made_once_per_class() -> None:
     makers = KeywordMakers()
     assert makers[FormatCombination] is makers[FormatCombination]
     assert makers[FormatCombination] is keyword_maker(FormatCombination)
-
-
-@pytest.mark.parametrize("cls", ROW_CLASSES, ids=lambda cls: cls.__name__)
-def test_a_row_becomes_the_event_it_stands_for(cls: type[Event]) -> None:
-    values = _distinct_values(cls)
-    assert materialize((cls, *values.values())) == cls(**values)

@@ -23,7 +23,7 @@ from trtlog.events import (
 )
 from trtlog.parse import parse_file
 from trtlog.parse.envelope import Envelope
-from trtlog.parse.rows import RowBlock, events_of
+from trtlog.parse.items import LineBlock, events_of
 
 
 def _round_trip(value: object) -> object:
@@ -41,9 +41,9 @@ def test_every_event_class_keeps_every_field(cls: type[Event]) -> None:
     assert copy == event
 
 
-def test_a_block_keeps_its_rows_and_context() -> None:
+def test_a_block_keeps_its_lines_and_context() -> None:
     envelope = Envelope("trtexec", datetime(2026, 7, 7, 2, 11, 1), "verbose", "trt")
-    block = RowBlock(
+    block = LineBlock(
         TacticTiming,
         41,
         envelope,
@@ -57,15 +57,15 @@ def test_a_block_keeps_its_rows_and_context() -> None:
         runner_id=0x80000009,
         build=2,
     )
-    row = next(block.rows())
+    event = next(block.events())
     copy = _round_trip(block)
-    assert type(copy) is RowBlock
-    assert [getattr(copy, field.name) for field in fields(RowBlock)] == [
-        getattr(block, field.name) for field in fields(RowBlock)
+    assert type(copy) is LineBlock
+    assert [getattr(copy, field.name) for field in fields(LineBlock)] == [
+        getattr(block, field.name) for field in fields(LineBlock)
     ]
-    assert list(copy.rows()) == list(block.rows())
-    trip = _round_trip([row, block, row])
-    assert list(events_of(trip)) == list(events_of([row, block, row]))  # type: ignore[arg-type]
+    assert list(copy.events()) == list(block.events())
+    trip = _round_trip([event, block, event])
+    assert list(events_of(trip)) == list(events_of([event, block, event]))  # type: ignore[arg-type]
 
 
 def test_tactic_ids_come_back_typed() -> None:

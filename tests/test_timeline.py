@@ -20,7 +20,7 @@ from trtlog.analysis.timeline.phases import phase_of
 from trtlog.analysis.timeline.placement import _TUNING_EVENTS, read_block, read_item
 from trtlog.analysis.timeline.spans import COLUMNS
 from trtlog.parse import StreamItems, parse_file, parse_text
-from trtlog.parse.rows import TUNING_ROW_CLASSES, RowBlock
+from trtlog.parse.items import LineBlock
 
 _logs: dict[str, BuildLog] = {}
 
@@ -246,9 +246,7 @@ def test_timestamped_log_written_here() -> None:
 
 @pytest.mark.parametrize("builds", [True, False])
 def test_the_events_placed_on_the_tuning_path_are_all_autotuning(builds: bool) -> None:
-    # ``_place_tuning_event`` places these without asking ``phase_of``: it must agree. So
-    # does ``_place_tuning_row``, for the kinds that come as rows.
-    assert TUNING_ROW_CLASSES <= _TUNING_EVENTS
+    # ``_place_tuning_event`` places these without asking ``phase_of``: it must agree.
     for cls in _TUNING_EVENTS:
         values = {field.name: None for field in fields(cls)} | {"line": 1, "end_line": 1}
         assert phase_of(cls(**values), builds) == "autotuning", cls.__name__
@@ -283,7 +281,7 @@ class _ItemByItem(TimelineBuilder):
         spread = count if stamp is not None and not stamp.microsecond else 0
         position = 0
         for item in second:
-            if isinstance(item, RowBlock):
+            if isinstance(item, LineBlock):
                 read_block(run, item, position, spread)
                 position += len(item)
             else:

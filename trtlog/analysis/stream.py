@@ -1,13 +1,12 @@
 """Read a log's items once and keep only what its tables need.
 
-A verbose log of a large model holds millions of tactic timings, Myelin trace lines and kernel
-names, and the format combinations, timing runners and fastest tactics around them (the rows
-of ``trtlog.parse.rows``, or events where the grammar parsed the line). ``TableStream``
-takes each item as it is parsed: the tactic and timeline builders read every one, the counts
-per family see every one, and the events the other tables read are kept: all but the rows and
-the autotuning events (of which the memory table needs those where the build number changes,
-the warnings table those that warn: such a row is kept as its event). Memory stays near the
-size of the tables, whatever the size of the log.
+A verbose log of a large model holds millions of tactic timings and Myelin trace lines (in
+blocks, ``trtlog.parse.items``), and the format combinations, timing runners and fastest
+tactics around them. ``TableStream`` takes each item as it is parsed: the tactic and timeline
+builders read every one, the counts per family see every one, and the events the other tables
+read are kept: all but the blocks and the autotuning events (of which the memory table needs
+those where the build number changes, the warnings table those that warn). Memory stays near
+the size of the tables, whatever the size of the log.
 """
 
 from __future__ import annotations
@@ -19,8 +18,8 @@ from typing import TYPE_CHECKING
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline.builder import TimelineBuilder
 from trtlog.events import AutotuningEvent, Event, LayerCount
-from trtlog.parse import WARNING_OR_WORSE, rows
-from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock, materialize
+from trtlog.parse import WARNING_OR_WORSE
+from trtlog.parse.items import Item, LineBlock
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,17 +44,8 @@ class TableStream:
         self.tactics.feed(item)
         self.timeline.feed(item)
         families = self.families
-        if isinstance(item, RowBlock):
+        if isinstance(item, LineBlock):
             families[item.kind.family] = families.get(item.kind.family, 0) + len(item)
-            return
-        if isinstance(item, tuple):
-            row_kind = item[0]
-            families[row_kind.family] = families.get(row_kind.family, 0) + 1
-            if row_kind in TUNING_ROW_CLASSES and self._keeps(
-                (item[rows.BUILD], item[rows.STRATEGY]), item[rows.SEVERITY], tuning=True
-            ):
-                # Kept as the event it stands for.
-                self.events.append(materialize(item))
             return
         families[item.family] = families.get(item.family, 0) + 1
         kind = type(item)

@@ -43,8 +43,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
-from trtlog.parse import rows
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.items import Item, LineBlock
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,7 +78,7 @@ _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseR
 
 
 class TacticCollector:
-    """Reads the autotuning events (and tactic rows) of a log, one at a time."""
+    """Reads the autotuning events (and blocks of tactic timings) of a log, one at a time."""
 
     def __init__(self) -> None:
         # The format combination being tuned (numbered from 0; -1: tuning before the first
@@ -95,7 +94,7 @@ class TacticCollector:
         # "Computing costs for X" opens a new combination even where no "Autotuning format
         # combination" line follows (7.x); one that is followed by it does not open two.
         self._costs_pending = False
-        # Timings come in segments (a block of rows, or a single row) that share their
+        # Timings come in segments (a block, or a single timing) that share their
         # context: one value per segment here, repeated when the frame is built.
         self._count = array("q")
         self._first_line = array("q")
@@ -116,31 +115,11 @@ class TacticCollector:
         self._fast_skipped: set[tuple[int, int]] = set()
 
     def feed(self, item: Item) -> None:
-        if type(item) is RowBlock:
+        if type(item) is LineBlock:
             if item.kind is TacticTiming:
                 self._open_pending()
                 self._current().note_time(item.timestamp)
                 self._add_block(item)
-            return
-        if type(item) is tuple:
-            kind = item[0]
-            if kind is TacticTiming:
-                self._open_pending()
-                self._current().note_time(item[rows.TIMESTAMP])
-                self._add_timing(item)
-            elif kind is FormatCombination:
-                self._open_combination()
-            elif kind is TimingRunner:
-                self._open_pending()
-                self._block += 1
-            elif kind is FastestTactic:
-                self._open_pending()
-                current = self._current()
-                current.note_time(item[rows.TIMESTAMP])
-                self._add_fastest_row(item, current)
-            elif kind is not rows.MyelinTrace:
-                # A kernel-name row is an autotuning event like any other here.
-                self._open_pending()
             return
         # The events of every format combination and runner (about a million per GB of a 10.x
         # log, twice as many in 8.6), told by their class before the general tests below.
@@ -171,27 +150,7 @@ class TacticCollector:
         if isinstance(item, _NOTES_TIME):
             current.note_time(item.timestamp)
         if isinstance(item, TacticTiming):
-            self._add_timing(
-                (
-                    TacticTiming,
-                    item.line,
-                    item.end_line,
-                    item.timestamp,
-                    item.severity,
-                    item.producer,
-                    item.run,
-                    item.build,
-                    item.strategy,
-                    item.layer,
-                    item.formats,
-                    item.runner,
-                    item.runner_id,
-                    item.tactic,
-                    item.time_ms,
-                    item.kernel,
-                    item.kernel_parameters,
-                )
-            )
+            self._add_timing(item)
         elif isinstance(item, FastestTactic):
             self._add_fastest(item, current)
         elif isinstance(item, TacticSkipped):
@@ -208,11 +167,6 @@ class TacticCollector:
     def _add_fastest(self, item: FastestTactic, current: Combination) -> None:
         self._note_fastest(int(item.tactic))
         self._note_runner_fastest(current, item.runner, item.time_ms, item.profiling_seconds)
-
-    def _add_fastest_row(self, row: rows.Row, current: Combination) -> None:
-        self._note_fastest(int(row[rows.FASTEST_TACTIC]))
-        runner, time = row[rows.RUNNER], row[rows.FASTEST_MS]
-        self._note_runner_fastest(current, runner, time, row[rows.PROFILING_SECONDS])
 
     @staticmethod
     def _note_runner_fastest(
@@ -277,14 +231,16 @@ class TacticCollector:
         fits = runner_id is not None and 0 <= runner_id <= _LARGEST_ID
         self._runner_id.append(runner_id if fits else _NO_RUNNER_ID)
 
-    def _add_timing(self, row: rows.Row) -> None:
-        self._add_segment(1, row[rows.LINE], row[rows.CONTEXT])
-        self._tactic.append(row[rows.TACTIC])
-        time = row[rows.TIME_MS]
+    def _add_timing(self, timing: TacticTiming) -> None:
+        context = (timing.run, timing.build, timing.strategy, timing.layer, timing.formats,
+                   timing.runner, timing.runner_id)  # fmt: skip
+        self._add_segment(1, timing.line, context)
+        self._tactic.append(timing.tactic)
+        time = timing.time_ms
         self._time.append(math.nan if time is None else time)
-        self._kernel.append(row[rows.KERNEL])
+        self._kernel.append(timing.kernel)
 
-    def _add_block(self, block: RowBlock) -> None:
+    def _add_block(self, block: LineBlock) -> None:
         count = block.timings
         context = (
             block.run,

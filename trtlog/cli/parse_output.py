@@ -14,8 +14,8 @@ from trtlog.analysis import BuildLog
 from trtlog.analysis.stream import TableStream
 from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
+from trtlog.parse.items import Item, events_of
 from trtlog.parse.reader import open_log
-from trtlog.parse.rows import Item, events_of
 from trtlog.parse.serialize import event_json, event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.store import Store, file_stats, sources_key, store_dir

@@ -25,8 +25,8 @@ from trtlog.dataset.columns import normalise
 from trtlog.events import OnnxModelInfo, RunHeader
 from trtlog.parse import LogSourceError
 from trtlog.parse.envelope import UNDATED
+from trtlog.parse.items import Item
 from trtlog.parse.reader import open_log
-from trtlog.parse.rows import TIMESTAMP, Item
 from trtlog.store.sources import read_sources, resolve
 
 # The metadata columns on every row of every table (``log_date`` is the partition).
@@ -123,7 +123,7 @@ def extract_log(path: str, build_id: str | None = None) -> LogResult:
 
         def sink(item: Item) -> None:
             if not first_stamp:
-                stamp = item[TIMESTAMP] if isinstance(item, tuple) else item.timestamp
+                stamp = item.timestamp
                 # A time of day alone (TensorRT-Edge-LLM), or a day without its year (Triton),
                 # says nothing of the date.
                 if stamp is not None and stamp.year != UNDATED.year:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from trtlog.events import AnnouncedNodes, Event, LayersRunningOn, Unrecognized
 from trtlog.events.makers import HEAD_FIELDS, keyword_maker
-from trtlog.parse.rows import Item
+from trtlog.parse.items import Item
 
 # 7.1's header, as the grammar's layers_running_on takes it (8.x's form lists one layer a line).
 _PLACEMENT_HEADER = "--------------- Layers running on "

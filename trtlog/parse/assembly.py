@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
-from trtlog.parse.rows import RowBlock
+from trtlog.parse.items import LineBlock
 from trtlog.parse.scanner import BareLines, ClaimedRecords
 
 if TYPE_CHECKING:
     from trtlog.parse.scanner import Scanned
 
 # What the scanner hands on already parsed: each closes the record above it.
-_SCANNED_RECORDS = (RowBlock, ClaimedRecords)
+_SCANNED_RECORDS = (LineBlock, ClaimedRecords)
 
 
 @dataclass(slots=True)
@@ -40,7 +40,7 @@ class Record:
 
 def assemble_records(
     segments: Iterable[Scanned], fast: bool = True
-) -> Iterator[Record | ClaimedRecords | RowBlock]:
+) -> Iterator[Record | ClaimedRecords | LineBlock]:
     """Attach each bare segment to the enveloped record above it; blocks and claimed records
     (``trtlog.parse.scanner``) pass as they are. ``fast`` splits the common envelopes with the
     native core instead of the grammar (the same result)."""

@@ -9,15 +9,13 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import cast
 
-from trtlog.events.autotuning import FastestTactic, TacticTiming, TimingRunner
 from trtlog.events.base import Event
+from trtlog.parse.items import Item
 from trtlog.parse.line_counts import LineCounts
-from trtlog.parse.rows import RUNNER_ID, Item
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 # Per event class, the fields that may hold a whole number (``bounded``).
 _INT_FIELDS: dict[type, tuple[str, ...]] = {}
-_ROWS_WITH_RUNNER_ID = frozenset({TimingRunner, FastestTactic, TacticTiming})
 
 
 def _int_fields(event: Event) -> tuple[str, ...]:
@@ -38,15 +36,7 @@ def bounded(counts: LineCounts, items: list[Item]) -> list[Item]:
     log: "After slice removal: 99999999999999999999 layers") replaced by None and
     counted: tables keep such values in 64-bit columns. Tactic ids (``TacticId``, TensorRT's
     unsigned 64-bit values) are kept."""
-    for index, item in enumerate(items):
-        if type(item) is tuple:
-            # A row's only whole number besides its tactic id: the timing runner's id.
-            if item[0] in _ROWS_WITH_RUNNER_ID:
-                value = item[RUNNER_ID]
-                if value is not None and not _INT64_MIN <= value <= _INT64_MAX:
-                    counts.out_of_range += 1
-                    items[index] = (*item[:RUNNER_ID], None, *item[RUNNER_ID + 1 :])
-            continue
+    for item in items:
         names = _INT_FIELDS.get(type(item))
         if names is None:
             names = _INT_FIELDS[type(item)] = _int_fields(cast(Event, item))

@@ -17,7 +17,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from trtlog.parse.rows import LINE, TIMESTAMP, Item, expanded
+from trtlog.events.base import Event
+from trtlog.parse.items import Item, events_of
 
 _MISSING = -1.0
 
@@ -38,13 +39,10 @@ class CaptureTimes:
             return self.start + timedelta(milliseconds=offset)
         return None
 
-    def stamp(self, events: Iterable[Item]) -> Iterator[Item]:
-        """``events`` (or rows) with the arrival time of their first line as their timestamp."""
-        for event in expanded(events):
-            if isinstance(event, tuple):
-                time = self.time_of(event[LINE])
-                yield event if time is None else (*event[:TIMESTAMP], time, *event[TIMESTAMP + 1 :])
-                continue
+    def stamp(self, events: Iterable[Item]) -> Iterator[Event]:
+        """``events`` (blocks made events) with the arrival time of their first line as their
+        timestamp."""
+        for event in events_of(events):
             time = self.time_of(event.line)
             yield event if time is None else replace(event, timestamp=time)
 

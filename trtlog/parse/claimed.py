@@ -1,10 +1,9 @@
 """The items of the one-line records the native core claims.
 
 The core (``core/src/records.rs``, ``core/src/tuning.rs``) hands each record on as its grammar
-rule and the rule's tokens, numbers already read. Here each becomes the item the grammar's
-transformer makes of the rule (``trtlog.parse.transform``): format combinations, timing runners,
-fastest tactics and kernel names as rows (``trtlog.parse.rows``), the others as events, their
-fields made by the transformer's own functions where it has them (the rarer tuning records' in
+rule and the rule's tokens, numbers already read. Here each becomes the
+event the grammar's transformer makes of the rule (``trtlog.parse.transform``), its fields made
+by the transformer's own functions where it has them (the rarer tuning records' in
 ``trtlog.parse.claimed_tuning``). ``tests/test_core.py`` compares every claimed line with the
 grammar's event.
 """
@@ -39,7 +38,7 @@ from trtlog.events.performance import TraceAverage
 from trtlog.events.phases import PhaseDuration
 from trtlog.parse.claimed_tuning import TUNING_BUILDERS
 from trtlog.parse.envelope import Envelope
-from trtlog.parse.rows import NO_PLACE, Item
+from trtlog.parse.items import Item
 from trtlog.parse.transform.autotuning import reformat_layer_fields
 from trtlog.parse.transform.context import split_formats
 from trtlog.parse.transform.graph import (
@@ -59,36 +58,34 @@ from trtlog.parse.transform.phases import phase_duration_fields
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
-# An autotuning row's context before the fold links it: run, build, strategy, layer, formats,
-# runner, runner_id.
-_NO_CONTEXT = (None,) * 7
 _make = KeywordMakers()
 
 
 def _fastest_tactic(head: Head, tactic: int, time: float) -> Item:
-    return (FastestTactic, *head, *_NO_CONTEXT, tactic, timed_ms(time), None)
+    return _make[FastestTactic](*head, tactic=TacticId(tactic), time_ms=timed_ms(time))
 
 
 def _runner_profiled(
     head: Head, layer: str, runner: str, runner_id: int | None, seconds: float, tactic: int,
     time: float,
 ) -> Item:  # fmt: skip
-    return (FastestTactic, *head, *NO_PLACE, layer, None, runner, runner_id, tactic,
-            timed_ms(time), seconds)  # fmt: skip
+    return _make[FastestTactic](*head, layer=layer, runner=runner, runner_id=runner_id,
+                                tactic=TacticId(tactic), time_ms=timed_ms(time),
+                                profiling_seconds=seconds)  # fmt: skip
 
 
 def _timing_runner(head: Head, layer: str | None, runner: str, runner_id: int | None) -> Item:
-    return (TimingRunner, *head, *NO_PLACE, layer, None, runner, runner_id)
+    return _make[TimingRunner](*head, layer=layer, runner=runner, runner_id=runner_id)
 
 
 def _format_combination(head: Head, inputs: str | None, outputs: str | None) -> Item:
-    return (FormatCombination, *head, *_NO_CONTEXT, split_formats(inputs),
-            split_formats(outputs), False)  # fmt: skip
+    return _make[FormatCombination](*head, inputs=split_formats(inputs),
+                                    outputs=split_formats(outputs))  # fmt: skip
 
 
 def _reformat_combination(head: Head, inputs: str | None, outputs: str | None) -> Item:
-    return (FormatCombination, *head, *_NO_CONTEXT, split_formats(inputs),
-            split_formats(outputs), True)  # fmt: skip
+    return _make[FormatCombination](*head, inputs=split_formats(inputs),
+                                    outputs=split_formats(outputs), reformat=True)  # fmt: skip
 
 
 def _computing_costs(head: Head, subject: str | None) -> Item:

@@ -1,8 +1,7 @@
 """The items of the tuning records the native core claims besides the frequent ones
 (``core/src/tuning.rs``): skipped tactics, tactic-pruning counts, kernel names and timing-cache
 hits, each made from its grammar rule's tokens as the rule's transformer makes it
-(``trtlog.parse.transform.autotuning``); kernel names as rows (``trtlog.parse.rows``), the
-others as events."""
+(``trtlog.parse.transform.autotuning``)."""
 
 from __future__ import annotations
 
@@ -11,14 +10,11 @@ from typing import Any
 
 from trtlog.events.autotuning import SetTacticName, TacticPruning, TacticSkipped, TimingCacheHit
 from trtlog.events.base import KeywordMakers, TacticId, timed_ms
-from trtlog.parse.rows import Item
+from trtlog.parse.items import Item
 from trtlog.parse.transform.autotuning import layer_and_variant
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
 Head = tuple[Any, ...]
-# An autotuning row's context before the fold links it: run, build, strategy, layer, formats,
-# runner, runner_id.
-_NO_CONTEXT = (None,) * 7
 _make = KeywordMakers()
 
 
@@ -56,9 +52,14 @@ def _set_tactic_name(
     if tactic is None:
         # 7.x: "<layer> (<variant>) Set Tactic Name: <kernel>".
         layer, variant = layer_and_variant(layer)
-    return (SetTacticName, *head, *_NO_CONTEXT, layer, kernel,
-            None if tactic is None else TacticId(tactic),
-            None if parameters is None else parameters.strip(), variant)  # fmt: skip
+    return _make[SetTacticName](
+        *head,
+        subject=layer,
+        kernel=kernel,
+        tactic=None if tactic is None else TacticId(tactic),
+        kernel_parameters=None if parameters is None else parameters.strip(),
+        variant=variant,
+    )
 
 
 def _timing_cache_hit(

@@ -39,8 +39,7 @@ from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
 from trtlog.events.phases import PhaseDuration
 from trtlog.events.run import RunHeader
-from trtlog.parse import rows
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.tuning_context import AutotuningContext
 
 _SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
@@ -236,15 +235,15 @@ Place = tuple[int | None, int | None, int | None]
 
 
 def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
-    """Yield ``events`` in order, each linked to the context of the events before it. Rows
-    (``trtlog.parse.rows``) are linked as the events they stand for and stay rows. Returns the
+    """Yield ``events`` in order, each linked to the context of the events before it. Blocks
+    (``trtlog.parse.items``) are linked as the events they stand for and stay blocks. Returns the
     (run, build, strategy) the log ended in: what trtexec's exports beside it describe."""
     tuning = AutotuningContext()
     where = _Place()
     section: str | None = None
     legacy_metric: str | None = None
     for event in events:
-        if type(event) is RowBlock:
+        if type(event) is LineBlock:
             section = None
             if event.kind is not MyelinTrace:
                 where.building()
@@ -253,17 +252,6 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 tuning.link_block(event)
             else:
                 event.run, event.build, event.strategy = tuning.place
-            yield event
-            continue
-        if type(event) is tuple:
-            section = None
-            if event[0] is not MyelinTrace:
-                where.building()
-            tuning.place = where.value()
-            if event[0] is MyelinTrace:
-                event = (*event[: rows.RUN], *tuning.place, *event[rows.STRATEGY + 1 :])
-            else:
-                event = tuning.link_row(event)
             yield event
             continue
         action, continues_section, field = _ROLES.get(type(event)) or _role(type(event))

@@ -13,13 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from trtlog.parse.collection import rare_collections
 from trtlog.parse.fold import Place
+from trtlog.parse.items import Item, events_of
 from trtlog.parse.line_counts import LineCounts
 from trtlog.parse.pipeline import StreamItems, parse_lines
 from trtlog.parse.reader import LogSourceError, open_log
 from trtlog.parse.result import ParsedLog
-from trtlog.parse.rows import Item, events_of
 
 
 @dataclass
@@ -40,7 +39,7 @@ class LogFile:
 
     def items(self) -> Iterator[Item]:
         """Raises ``LogSourceError`` when the log cannot be read."""
-        with rare_collections(), open_log(self.path) as stream:
+        with open_log(self.path) as stream:
             reader = StreamItems()
             folded = reader.folded(stream)
             if self.on_progress is not None:
@@ -58,7 +57,7 @@ def parse_file(path: str | os.PathLike[str], fast: bool = True) -> ParsedLog:
     """
     source = str(path)
     if not fast:
-        with rare_collections(), open_log(path) as stream, _read_failures(source):
+        with open_log(path) as stream, _read_failures(source):
             return parse_lines(stream, source=source, fast=False)
     log = LogFile(source)
     events = list(events_of(log.items()))

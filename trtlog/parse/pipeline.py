@@ -8,10 +8,10 @@ from typing import BinaryIO
 from trtlog.events.base import Event
 from trtlog.parse.assembly import Record, assemble_records
 from trtlog.parse.fold import Place, fold
+from trtlog.parse.items import Item, LineBlock, events_of
 from trtlog.parse.reader import LogSourceError, numbered_segments
 from trtlog.parse.records import RecordParser
 from trtlog.parse.result import ParsedLog
-from trtlog.parse.rows import Item, RowBlock, events_of
 from trtlog.parse.scanner import ClaimedRecords, CoreScanner, byte_chunks
 
 __all__ = [
@@ -47,11 +47,11 @@ def iter_events(
 
 
 def iter_items(lines: Iterable[bytes | str], parser: RecordParser | None = None) -> Iterator[Item]:
-    """Like ``iter_events``, with the bulk kinds left as rows (``trtlog.parse.rows``): what the
-    table builders read. ``parser.fast``: read by the native core, as a file is; otherwise line
-    by line with the grammar alone. Either way a text is read as its UTF-8 bytes would be (a
-    lone surrogate is invalid UTF-8, replaced), and a line given with "\\n" inside is read as the
-    lines it holds."""
+    """Like ``iter_events``, with runs of the bulk kinds left as blocks (``trtlog.parse.items``):
+    what the table builders read. ``parser.fast``: read by the native core, as a file is;
+    otherwise line by line with the grammar alone. Either way a text is read as its UTF-8 bytes
+    would be (a lone surrogate is invalid UTF-8, replaced), and a line given with "\\n" inside is
+    read as the lines it holds."""
     parser = parser or RecordParser()
     if parser.fast:
         yield from fold(StreamItems(parser).of_chunks(_byte_pieces(_physical_lines(lines))))
@@ -126,7 +126,7 @@ _LEADING_LINES_LIMIT = 1000
 
 
 def _record_events(
-    records: Iterable[Record | ClaimedRecords | RowBlock], parser: RecordParser
+    records: Iterable[Record | ClaimedRecords | LineBlock], parser: RecordParser
 ) -> Iterator[Item]:
     leading: list[Item] | None = []
     for record in records:

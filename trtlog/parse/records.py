@@ -32,9 +32,9 @@ from trtlog.parse.envelope import (
     torch_tensorrt_only,
 )
 from trtlog.parse.grammar import message_parser, message_transformer
+from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
-from trtlog.parse.rows import Item, RowBlock
 from trtlog.parse.scanner import ClaimedRecords, MessageClaims
 
 # Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
@@ -89,8 +89,8 @@ class RecordParser:
         """The message grammar's parser."""
         return self._lark
 
-    def parse(self, record: Record | ClaimedRecords | RowBlock) -> list[Item]:
-        if type(record) is RowBlock:
+    def parse(self, record: Record | ClaimedRecords | LineBlock) -> list[Item]:
+        if type(record) is LineBlock:
             self._announced = None
             return [self._count_block(record)]
         if type(record) is ClaimedRecords:
@@ -166,7 +166,7 @@ class RecordParser:
         self.seen_envelope = True
         return claimed.items
 
-    def _count_block(self, block: RowBlock) -> RowBlock:
+    def _count_block(self, block: LineBlock) -> LineBlock:
         """Count a block's lines as ``_parse_record`` counts a claimed one-line record, each."""
         counts, lines = self.counts, len(block)
         counts.segments += lines

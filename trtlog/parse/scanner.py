@@ -3,7 +3,7 @@ as numbered lines.
 
 In the verbose log of a 10.x build four lines in five are tactic timings and Myelin tactic-table
 rows, hundreds in a row under one timing runner. The core (``trtlog._core``, the Rust crate in
-``core/``) splits the lines and takes each such run as a block of columns (a ``RowBlock``);
+``core/``) splits the lines and takes each such run as a block of columns (a ``LineBlock``);
 every other line comes back as text, which this module hands on line by line as
 ``numbered_segments`` would.
 
@@ -43,9 +43,9 @@ from trtlog.events.notes import MyelinTrace
 from trtlog.parse.claimed import claimed_item
 from trtlog.parse.envelope import NO_ENVELOPE, Envelope
 from trtlog.parse.envelope_split import envelope_splitter
+from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.lexer_starts import start_state_terminals, terminal_name
 from trtlog.parse.reader import numbered_segments
-from trtlog.parse.rows import Item, RowBlock
 
 # Bytes read from a stream at a time.
 _READ_BYTES = 1 << 20
@@ -134,7 +134,7 @@ class BareLines:
 
 # What the scanner hands on: (line number, segment) for a line read one by one, records the core
 # claimed, bare lines it read, or a block.
-Scanned = tuple[int, str] | ClaimedRecords | BareLines | RowBlock
+Scanned = tuple[int, str] | ClaimedRecords | BareLines | LineBlock
 
 
 def byte_chunks(stream: BinaryIO, size: int = _READ_BYTES) -> Iterator[bytes]:
@@ -230,7 +230,7 @@ class CoreScanner:
         return split[0]
 
 
-def _made(piece: tuple[Any, ...], envelope: Envelope) -> ClaimedRecords | RowBlock:
+def _made(piece: tuple[Any, ...], envelope: Envelope) -> ClaimedRecords | LineBlock:
     """Claimed records, or a block, of a piece the core made of lines in ``envelope``."""
     kind = piece[0]
     if kind == 3:
@@ -243,7 +243,7 @@ def _made(piece: tuple[Any, ...], envelope: Envelope) -> ClaimedRecords | RowBlo
         return ClaimedRecords(envelope, first_line, items)
     if kind == 1:
         _, first_line, _, tactics, times, kernels, parameters = piece
-        return RowBlock(
+        return LineBlock(
             TacticTiming,
             first_line,
             envelope,
@@ -253,7 +253,7 @@ def _made(piece: tuple[Any, ...], envelope: Envelope) -> ClaimedRecords | RowBlo
             parameters=parameters,
         )
     _, first_line, _, count, bodies = piece
-    return RowBlock(
+    return LineBlock(
         MyelinTrace,
         first_line,
         envelope,

@@ -25,8 +25,7 @@ from trtlog.events.autotuning import (
     TimingRunner,
 )
 from trtlog.events.base import Event, TacticId
-from trtlog.parse import rows
-from trtlog.parse.rows import Row, RowBlock
+from trtlog.parse.items import LineBlock
 
 E = TypeVar("E", bound=Event)
 _set_field = object.__setattr__
@@ -85,6 +84,16 @@ class AutotuningContext:
             self.runner_ids[runner] = runner_id
 
     def link(self, event: AutotuningEvent) -> AutotuningEvent:
+        # The kinds of every runner of every format combination first, by class.
+        kind = type(event)
+        if kind is FastestTactic and event.runner is not None:
+            # 8.6+ name layer and runner on the fastest-tactic line itself.
+            _set_formats(event, self.formats)
+            return event
+        if kind is TimingRunner:
+            self.enter_runner(event.layer, event.runner, event.runner_id)
+            _set_formats(event, self.formats)
+            return event
         if isinstance(event, ComputingCosts):
             self.layer = event.layer
             self.formats = None
@@ -132,50 +141,8 @@ class AutotuningContext:
             return replace(event, layer=event.subject)
         return self._with_context(event)
 
-    def link_row(self, row: Row) -> Row:
-        """``link`` for a row (see ``trtlog.parse.rows``), made again with its context."""
-        kind = row[0]
-        context: tuple[Any, ...]
-        if kind is FormatCombination:
-            self.enter_combination(row[rows.INPUTS], row[rows.OUTPUTS])
-            context = (
-                *self.place,
-                self.layer,
-                self.formats,
-                row[rows.RUNNER],
-                row[rows.RUNNER_ID],
-            )
-        elif kind is TimingRunner:
-            layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
-            self.enter_runner(layer, runner, runner_id)
-            context = (*self.place, layer, self.formats, runner, runner_id)
-        elif kind is FastestTactic and row[rows.RUNNER] is not None:
-            # 8.6+ name layer and runner on the fastest-tactic line itself.
-            layer, runner, runner_id = row[rows.LAYER], row[rows.RUNNER], row[rows.RUNNER_ID]
-            context = (*self.place, layer, self.formats, runner, runner_id)
-        else:
-            if kind is SetTacticName:
-                tactic = row[rows.NAME_TACTIC]
-                if tactic is None:
-                    self.unnumbered_kernel = row[rows.NAME_KERNEL]
-                else:
-                    self.kernels[tactic] = (row[rows.NAME_KERNEL], row[rows.NAME_PARAMETERS])
-            elif kind is TacticTiming and row[rows.KERNEL] is None:
-                kernel, parameters = self._kernel_of(row[rows.TACTIC])
-                if kernel is not None:
-                    rest = row[rows.KERNEL_PARAMETERS + 1 :]
-                    row = (*row[: rows.KERNEL], kernel, parameters, *rest)
-            context = (
-                *self.place,
-                self.runner_layer or self.layer,
-                self.formats,
-                self.runner,
-                self.runner_id,
-            )
-        return (*row[: rows.RUN], *context, *row[rows.RUNNER_ID + 1 :])
-
-    def link_block(self, block: RowBlock) -> None:
-        """``link_row`` for each row of a block of tactic timings, in place."""
+    def link_block(self, block: LineBlock) -> None:
+        """``link`` for each tactic timing of a block, in place."""
         if block.kernels is None and (self.kernels or self.unnumbered_kernel is not None):
             kernels: list[str | None] = []
             parameters: list[str | None] = []

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.buildlog import TABLES, BuildLog
-from trtlog.parse.collection import rare_collections
 from trtlog.parse.reader import LogSourceError
 from trtlog.parse.summary import Summary, require_tensorrt_lines
 from trtlog.store.cache import (
@@ -244,8 +243,7 @@ class Store:
         building = temporary_name(self.root / key)
         try:
             building.mkdir()
-            with rare_collections():
-                write_tables(log, building, list(TABLES), self._split_tables(readable))
+            write_tables(log, building, list(TABLES), self._split_tables(readable))
             (building / "summary.json").write_text(json.dumps(asdict(log.summary), indent=1))
             if complete:
                 meta = {

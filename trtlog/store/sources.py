@@ -26,7 +26,7 @@ from trtlog.parse.reader import LogSourceError
 if TYPE_CHECKING:
     from trtlog.analysis.buildlog import BuildLog
     from trtlog.parse import ParsedLog
-    from trtlog.parse.rows import Item
+    from trtlog.parse.items import Item
 
 # The parser, the export readers and the table builders are imported where used: naming a stored
 # log's sources needs none of them.
@@ -230,7 +230,7 @@ def _bounded_copy(source: BinaryIO, target: IO[bytes], limit: int, log: str) -> 
 def parse_sources(sources: Sources, on_progress: Callable[[int], None] | None = None) -> ParsedLog:
     """The log's events followed by the events of each export file. ``on_progress``: as
     ``read_sources``'s."""
-    from trtlog.parse.rows import events_of
+    from trtlog.parse.items import events_of
 
     items: list[Item] = []
     parsed = read_sources(sources, items.append, on_progress=on_progress)
@@ -243,7 +243,7 @@ def read_sources(
     sink: Callable[[Item], None],
     on_progress: Callable[[int], None] | None = None,
 ) -> ParsedLog:
-    """Hand each item of the log (rows stay rows, see ``trtlog.parse.rows``) and then of each
+    """Hand each item of the log (blocks stay blocks, see ``trtlog.parse.items``) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
     events. Memory does not grow with the log. ``on_progress`` (the bytes of the log read so
     far): as ``LogFile``'s."""

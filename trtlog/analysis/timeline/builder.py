@@ -22,7 +22,7 @@ construction (reported by 8.6+ only), graph optimisation, calibration, autotunin
 planning, engine generation and serialisation, engine load, inference warm-up and timing,
 profiling.
 
-The log is read once, event by event (rows included), in constant memory: a run is held back
+The log is read once, item by item, in constant memory: a run is held back
 only until it shows whether it builds an engine, and lines only until their second ends.
 """
 
@@ -61,8 +61,7 @@ from trtlog.events import (
     RunHeader,
 )
 from trtlog.events.base import EXPORT_PRODUCER
-from trtlog.parse import rows
-from trtlog.parse.rows import Item, RowBlock
+from trtlog.parse.items import Item, LineBlock
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,7 +73,7 @@ _TIMES = ("start_s", "end_s", "seconds")
 
 
 class TimelineBuilder:
-    """Reads a log's events (and rows) one at a time into runs of phase and layer spans."""
+    """Reads a log's items one at a time into runs of phase and layer spans."""
 
     def __init__(self) -> None:
         self.runs: list[Run] = []
@@ -89,10 +88,8 @@ class TimelineBuilder:
         self._second_stamp: datetime | None = None
 
     def feed(self, item: Item) -> None:
-        if isinstance(item, RowBlock):
+        if isinstance(item, LineBlock):
             family = item.kind.family
-        elif isinstance(item, tuple):
-            family = item[0].family
         else:
             if item.producer == EXPORT_PRODUCER:
                 # Events read from JSON exports have no time and no place in the log's order.
@@ -165,12 +162,12 @@ class TimelineBuilder:
         self._content = False
 
     def _add_to_second(self, item: Item) -> None:
-        stamp = item[rows.TIMESTAMP] if isinstance(item, tuple) else item.timestamp
+        stamp = item.timestamp
         if self._second and stamp != self._second_stamp:
             self._end_second()
         self._second_stamp = stamp
         self._second.append(item)
-        self._second_lines += len(item) if type(item) is RowBlock else 1
+        self._second_lines += len(item) if type(item) is LineBlock else 1
 
     def _end_second(self) -> None:
         second, self._second = self._second, []
@@ -187,7 +184,7 @@ class TimelineBuilder:
                 position = read_tuning_run(run, list(group), key, position, spread)
                 continue
             for item in group:
-                if type(item) is RowBlock:
+                if type(item) is LineBlock:
                     read_block(run, item, position, spread)
                     position += len(item)
                 else:
@@ -201,10 +198,8 @@ def timeline_table(items: Iterable[Item]) -> pd.DataFrame:
 
 def _builds(item: Item) -> bool:
     """Whether ``item`` shows the run building an engine (not only loading one)."""
-    if type(item) is RowBlock:
+    if type(item) is LineBlock:
         return item.kind is not MyelinTrace
-    if isinstance(item, tuple):
-        return item[0] is not MyelinTrace
     if isinstance(item, (LayerCount, AutotuningEvent, LayersRunningOn, LayerPlacement)):
         return True
     if isinstance(item, ProgressUpdate):

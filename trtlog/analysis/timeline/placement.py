@@ -35,22 +35,15 @@ from trtlog.events import (
     TimingCacheHit,
     TimingRunner,
 )
-from trtlog.parse import rows
-from trtlog.parse.rows import TUNING_ROW_CLASSES, Item, RowBlock
+from trtlog.parse.items import Item, LineBlock
 
 
 def read_item(run: Run, item: Item, fraction: float) -> None:
     # Lines without an envelope inherit the timestamp above them; only their own stamp counts
     # towards measuring the run.
-    if isinstance(item, tuple):
-        stamp, own = item[rows.TIMESTAMP], item[rows.SEVERITY] is not None
-    else:
-        stamp, own = item.timestamp, item.severity is not None
-    offset = run.clock.offset(stamp, own=own) + fraction
+    offset = run.clock.offset(item.timestamp, own=item.severity is not None) + fraction
     try:
-        if isinstance(item, tuple):
-            _place_row(run, item, offset)
-        elif type(item) in _TUNING_EVENTS:
+        if type(item) in _TUNING_EVENTS:
             _place_tuning_event(run, item, offset)  # type: ignore[arg-type]
         elif isinstance(item, Event):
             _place_event(run, item, offset)
@@ -72,24 +65,13 @@ def _place_tuning_event(run: Run, event: AutotuningEvent, offset: float) -> None
     _place_tuning(run, number, event.layer, event.line, event.end_line, offset, seconds)
 
 
-def _place_tuning_row(run: Run, row: rows.Row, offset: float) -> None:
-    """``_place_tuning_event`` for a format combination, timing runner or fastest tactic row."""
-    seconds = row[rows.PROFILING_SECONDS] if row[0] is FastestTactic else None
-    line, end_line = row[rows.LINE], row[rows.END_LINE]
-    number = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
-    _place_tuning(run, number, row[rows.LAYER], line, end_line, offset, seconds)
-
-
 def tuning_key(item: Item) -> tuple[int | None, int | None] | None:
-    """The build and strategy of an item of tactic tuning (a tuning row or event, a block of
-    tactic timings), None for any other: consecutive items of one key are read together
+    """The build and strategy of an item of tactic tuning (a tuning event, a block of tactic
+    timings), None for any other: consecutive items of one key are read together
     (``read_tuning_run``)."""
     kind = type(item)
-    if kind is tuple:
-        row: rows.Row = item  # type: ignore[assignment]
-        return (row[rows.BUILD], row[rows.STRATEGY]) if row[0] in TUNING_ROW_CLASSES else None
-    if kind is RowBlock:
-        block: RowBlock = item  # type: ignore[assignment]
+    if kind is LineBlock:
+        block: LineBlock = item  # type: ignore[assignment]
         return (block.build, block.strategy) if block.kind is TacticTiming else None
     if kind in _TUNING_EVENTS:
         event: AutotuningEvent = item  # type: ignore[assignment]
@@ -137,8 +119,8 @@ def read_tuning_run(
     clock = run.clock
     lines: list[_Lines] = []
     for item in items:
-        if type(item) is RowBlock:
-            block: RowBlock = item
+        if type(item) is LineBlock:
+            block: LineBlock = item
             count = len(block)
             offset = clock.offset_of_lines(block.timestamp, block.severity is not None, count)
             first = offset + (position / spread if spread else 0.0)
@@ -147,19 +129,10 @@ def read_tuning_run(
                                 block.last_line, last, block.timings, None))  # fmt: skip
             position += count
             continue
-        seconds: float | None = None
-        if type(item) is tuple:
-            row: rows.Row = item
-            stamp, own, layer = row[rows.TIMESTAMP], row[rows.SEVERITY] is not None, row[rows.LAYER]
-            line, end_line = row[rows.LINE], row[rows.END_LINE]
-            if row[0] is FastestTactic:
-                seconds = row[rows.PROFILING_SECONDS]
-        else:
-            event: AutotuningEvent = item  # type: ignore[assignment]
-            stamp, own, layer = event.timestamp, event.severity is not None, event.layer
-            line, end_line = event.line, event.end_line
-            if type(event) is FastestTactic:
-                seconds = event.profiling_seconds
+        event: AutotuningEvent = item  # type: ignore[assignment]
+        stamp, own, layer = event.timestamp, event.severity is not None, event.layer
+        line, end_line = event.line, event.end_line
+        seconds = event.profiling_seconds if type(event) is FastestTactic else None
         offset = clock.offset(stamp, own=own) + (position / spread if spread else 0.0)
         lines.append(_Lines(layer, line, end_line, offset, end_line, offset, 0, seconds))
         position += 1
@@ -216,8 +189,8 @@ def _place_tuning(
             add_reported(layer.reported, "profiling completed in", profiling_seconds)
 
 
-def read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
-    """``read_item`` for each row of a block: one stamp, so one offset; ``spread`` is the number
+def read_block(run: Run, block: LineBlock, position: int, spread: int) -> None:
+    """``read_item`` for each line of a block: one stamp, so one offset; ``spread`` is the number
     of lines the second's are spread over (0: not spread)."""
     first_line, count = block.first_line, len(block)
     offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
@@ -241,33 +214,6 @@ def read_block(run: Run, block: RowBlock, position: int, spread: int) -> None:
         span = run.place(kind_spans, key, first_line, first_line, first, tactic=True)
         span.last_line, span.end = block.last_line, last
         span.tactics += block.timings - 1
-
-
-def _place_row(run: Run, row: rows.Row, offset: float) -> None:
-    """``_place_event`` for a row: a tactic timing or kernel name (autotuning, with the kernel
-    names of 8.0-8.5's engine generation saying nothing), a Myelin trace (says nothing), or
-    one of the tuning events ``_place_tuning_event`` places."""
-    kind = row[0]
-    if kind in TUNING_ROW_CLASSES:
-        _place_tuning_row(run, row, offset)
-        return
-    tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
-    if kind is MyelinTrace:
-        _extend(run, tuning, row[rows.END_LINE], offset)
-        return
-    run.build = run.passes.of(row[rows.BUILD], row[rows.STRATEGY])
-    if kind is SetTacticName and not tuning:
-        _extend(run, tuning, row[rows.END_LINE], offset)
-        return
-    _enter(run, "autotuning")
-    run.started = True
-    build = run.build if run.in_build else None
-    line, end_line = row[rows.LINE], row[rows.END_LINE]
-    is_tactic = kind is TacticTiming
-    run.place(run.phases, (build, "autotuning", None), line, end_line, offset, tactic=is_tactic)
-    if row[rows.LAYER]:
-        key = (build, "autotuning", row[rows.LAYER])
-        run.place(run.layers, key, line, end_line, offset, tactic=is_tactic)
 
 
 def _place_event(run: Run, event: Event, offset: float) -> None:

@@ -1,0 +1,123 @@
+"""Items: what the parse hands on, in log order: events, and blocks of lines as columns.
+
+A large build logs millions of tactic timings and Myelin trace lines, one after another under
+one envelope. Making a frozen event object of each costs more than reading the line, and
+keeping them all costs gigabytes, so the native core hands on such a run of lines as one
+``LineBlock``: the values the lines hold, as columns. The fold links a block once, the table
+builders read its columns, and ``LineBlock.events()`` makes the events it stands for only when
+events are asked for (``parse_file``, ``--format json``). Every other record, the native core's
+claims included, is an event. ``tests/test_core.py`` holds the events of every block of every
+corpus log to the grammar's events of the same lines.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from trtlog.events.autotuning import TacticTiming
+from trtlog.events.base import Event, TacticId, timed_ms
+from trtlog.events.makers import value_maker
+from trtlog.events.notes import MyelinTrace
+from trtlog.parse.envelope import Envelope
+
+# Each event's fields in their order (``dataclasses.fields``): the head, the place, its own.
+_make_trace = value_maker(MyelinTrace)
+_make_timing = value_maker(TacticTiming)
+
+
+@dataclass(slots=True, eq=False)
+class LineBlock:
+    """Consecutive one-line tactic timings (or Myelin trace lines) with one envelope: the lines
+    of a whole timing runner, carried as columns of the values they hold."""
+
+    kind: type[TacticTiming] | type[MyelinTrace]
+    first_line: int
+    envelope: Envelope
+    # TacticTiming: the tactic ids (TensorRT's unsigned values, ``TacticId``) and the times as
+    # printed, read as numbers (inf and FLT_MAX kept: "not timed" is decided when read), the
+    # kernels and their parameters (None where the line names none). MyelinTrace: the lines'
+    # messages (" (foreignNode) ...") joined by newlines, and how many there are (both arrays
+    # empty): a line's text is cut from them only when its event is asked for, which the table
+    # builders never do.
+    tactics: array[int]
+    times: array[float]
+    kernels: list[str | None] | None = None
+    parameters: list[str | None] | None = None
+    trace: str | None = None
+    trace_lines: int = 0
+    # The context the fold links (see ``Event`` and ``AutotuningEvent``).
+    run: int | None = None
+    build: int | None = None
+    strategy: int | None = None
+    layer: str | None = None
+    formats: str | None = None
+    runner: str | None = None
+    runner_id: int | None = None
+
+    def __len__(self) -> int:
+        """The block's lines."""
+        if self.trace is not None:
+            return self.trace_lines
+        return len(self.tactics)
+
+    @property
+    def timings(self) -> int:
+        """The tactic timings among the block's lines."""
+        return len(self.tactics)
+
+    @property
+    def timestamp(self) -> datetime | None:
+        return self.envelope.timestamp
+
+    @property
+    def severity(self) -> str | None:
+        return self.envelope.severity
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line + len(self) - 1
+
+    def events(self) -> Iterator[Event]:
+        """The events of the block's lines, in order."""
+        envelope = self.envelope
+        head = (envelope.timestamp, envelope.severity, envelope.producer)
+        line = self.first_line
+        if self.trace is not None:
+            place = (self.run, self.build, self.strategy)
+            for number, message in enumerate(self.trace.split("\n"), start=line):
+                # The text after the "(foreignNode)" or "(myelin)" that starts the message.
+                text = message[message.index(")") + 1 :].strip()
+                yield _make_trace(number, number, *head, *place, text)
+            return
+        context = (self.run, self.build, self.strategy, self.layer, self.formats, self.runner,
+                   self.runner_id)  # fmt: skip
+        kernels = self.kernels or [None] * len(self.tactics)
+        parameters = self.parameters or [None] * len(self.tactics)
+        for number, (tactic, time, kernel, parameter) in enumerate(
+            zip(self.tactics, self.times, kernels, parameters, strict=True), start=line
+        ):
+            yield _make_timing(number, number, *head, *context, TacticId(tactic), timed_ms(time),
+                               kernel, parameter)  # fmt: skip
+
+
+Item = Event | LineBlock
+
+
+def events_of(items: Iterable[Item]) -> Iterator[Event]:
+    """The events ``items`` stand for, each block's made one by one."""
+    for item in items:
+        if isinstance(item, LineBlock):
+            yield from item.events()
+        else:
+            yield item
+
+
+def kind_of(item: Item) -> type[Event]:
+    """The event class of an event or a block."""
+    return item.kind if isinstance(item, LineBlock) else type(item)
+
+
+__all__ = ["Item", "LineBlock", "events_of", "kind_of"]
