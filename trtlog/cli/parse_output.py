@@ -14,9 +14,9 @@ from trtlog.analysis import BuildLog
 from trtlog.analysis.stream import TableStream
 from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
-from trtlog.parse.items import Item, events_of
+from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.reader import open_log
-from trtlog.parse.serialize import event_json, event_to_dict, to_plain
+from trtlog.parse.serialize import block_json, event_json, event_to_dict, to_plain
 from trtlog.parse.summary import require_tensorrt_lines
 from trtlog.store import Store, file_stats, sources_key, store_dir
 from trtlog.store.cache import size_limit
@@ -148,7 +148,10 @@ def _write_jsonl(
 
         def write(item: Item) -> None:
             tables.feed(item)
-            batch.extend(map(event_json, events_of([item])))
+            if isinstance(item, LineBlock):
+                batch.extend(block_json(item))
+            else:
+                batch.append(event_json(item))
             if len(batch) >= _JSONL_BATCH:
                 flush()
 

@@ -80,6 +80,12 @@ class LineBlock:
     def last_line(self) -> int:
         return self.first_line + len(self) - 1
 
+    def trace_texts(self) -> list[str]:
+        """The texts of a Myelin trace block's lines (the message after the "(foreignNode)" or
+        "(myelin)" that starts it)."""
+        assert self.trace is not None
+        return [message[message.index(")") + 1 :].strip() for message in self.trace.split("\n")]
+
     def events(self) -> Iterator[Event]:
         """The events of the block's lines, in order."""
         envelope = self.envelope
@@ -87,9 +93,7 @@ class LineBlock:
         line = self.first_line
         if self.trace is not None:
             place = (self.run, self.build, self.strategy)
-            for number, message in enumerate(self.trace.split("\n"), start=line):
-                # The text after the "(foreignNode)" or "(myelin)" that starts the message.
-                text = message[message.index(")") + 1 :].strip()
+            for number, text in enumerate(self.trace_texts(), start=line):
                 yield _make_trace(number, number, *head, *place, text)
             return
         context = (self.run, self.build, self.strategy, self.layer, self.formats, self.runner,
