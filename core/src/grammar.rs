@@ -6,7 +6,7 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 9] = [
+const GRAMMARS: [&str; 10] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
@@ -16,16 +16,24 @@ const GRAMMARS: [&str; 9] = [
     include_str!("../../trtlog/grammars/phases.lark"),
     include_str!("../../trtlog/grammars/performance.lark"),
     include_str!("../../trtlog/grammars/envelope.lark"),
+    include_str!("../../trtlog/grammars/options.lark"),
 ];
 
-/// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.
+/// The pattern of terminal `name` (`NAME: /pattern/` or, with a priority, `NAME.-5: /pattern/`
+/// in one of the grammar files), as written.
 pub fn terminal(name: &str) -> Option<&'static str> {
-    let head = format!("{name}: /");
     GRAMMARS
         .iter()
         .flat_map(|text| text.lines())
         .find_map(|line| {
-            let pattern = line.strip_prefix(&head)?;
+            let rest = line.strip_prefix(name)?;
+            let rest = match rest.strip_prefix('.') {
+                Some(priority) => {
+                    priority.trim_start_matches(|c: char| c == '-' || c.is_ascii_digit())
+                }
+                None => rest,
+            };
+            let pattern = rest.strip_prefix(": /")?;
             let end = pattern.rfind('/')?;
             Some(&pattern[..end])
         })

@@ -65,7 +65,7 @@ fn near_misses_are_declined() {
         "Average on 9223372036854775808 runs - GPU latency: 1 ms - Host latency: 2 ms (enqueue 3 ms)",
         "Average on",
     ] {
-        assert_eq!(message(body), None, "{body}");
+        assert_eq!(trace_average(body), None, "{body}");
     }
 }
 
