@@ -73,9 +73,11 @@ fn patterns() -> &'static Patterns {
             literal(MS_CLOSE),
         );
         let compile = |pattern: String| Regex::new(&pattern).expect("trtexec message pattern");
-        // The numbers after a row's name must be PROFILE_NUMBERS in full, with no going back
-        // into the name (the lexer does not); its lookahead reads Unicode digits, as
-        // Python's, so a name followed by numbers the narrowed terminal declines is declined.
+        // A row's name is PROFILE_NAME_FIRST as the lexer takes it (the shortest text its
+        // lookahead follows, Unicode digits read as Python's `\d` reads them); the rest must
+        // then be PROFILE_NUMBERS in full, narrowed: a row whose numbers hold other digits is
+        // declined. PROFILE_NUMBERS_FIRST ends in three spaces after a number's digits, and
+        // OPTION_KEY before the key's first colon: each ends where the lexer's match ends.
         let (numbers, layer) = (
             to_end_of_line("PROFILE_NUMBERS"),
             narrowed_terminal("PROFILE_LAYER"),
