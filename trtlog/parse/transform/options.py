@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from trtlog.events.options import (
@@ -13,7 +15,7 @@ from trtlog.events.options import (
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
-def option_fields(key: str, value: str | None) -> dict[str, str]:
+def option_fields(key: str, value: str | None) -> dict[str, Any]:
     """An option line's key and value (empty where none is printed), as printed less the
     white space around them."""
     return {"key": str(key).strip(), "value": (value or "").strip()}
