@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, examples, needs_corpus
-from tests.test_claims import grammar_events
+from tests.test_claims import grammar_events, messages
 from tests.test_core import _check_claims, _claimed, _scanned
 from trtlog.events.options import DeviceProperty, OptionLine
 from trtlog.events.performance import InferenceProgress, ProfileRow, TraceAverage
@@ -264,3 +264,21 @@ def test_the_core_claims_the_profile_rows_of_a_profiled_log() -> None:
     rows = [event for event in events if isinstance(event, ProfileRow)]
     assert len(rows) == 839
     _check_claims(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(messages.map(_INFO.__add__), st.sampled_from(["  bare continuation", _NEXT])),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(1, 64),
+)
+@example([_INFO + _ROW_8_5, _INFO + _ROW_10, _INFO + "Format: Caffe", _NEXT], 3)
+def test_generated_trtexec_messages_are_claimed_only_as_the_grammar_reads_them(
+    lines: list[str], chunk: int
+) -> None:
+    # Every frequent form, profile rows and option lines among them, in trtexec's envelope.
+    _check_claims(("\n".join(lines) + "\n").encode(), chunk)
