@@ -171,8 +171,44 @@ formats = st.sampled_from(
 runners = st.sampled_from(["CaskConvolution", "Reformat", "Myelin", "PointWiseV2", "x1"])
 runner_ids = st.sampled_from(["", "[0x80000009]", "[0x0]"])
 parameters = st.sampled_from(["", " numSplitK: 1 numBuffers: 0 numKernels: 1"])
+# A profile row's numbers: as trtexec prints them, and what its terminals do not take.
+_printed_numbers = st.sampled_from(["1.50", "0.0127", "-0.5", "100.0"])
+profile_numbers = st.one_of(
+    st.lists(_printed_numbers, min_size=3, max_size=4),
+    st.lists(
+        st.one_of(_printed_numbers, st.sampled_from(["3", "1e3", ".5", "12.", "\u0663.5"])),
+        min_size=2,
+        max_size=5,
+    ),
+)
+profile_gaps = st.sampled_from([" ", "   ", "      "])
 
 messages = st.one_of(
+    # trtexec's per-layer profile rows, name first (3 or 4 numbers) or numbers first.
+    st.builds(
+        lambda indent, name, values, gap: indent + name + "".join(gap + v for v in values),
+        st.sampled_from(["", "   "]),
+        st.one_of(names, st.sampled_from(["Total", "a 1.0", "x: y", " ", ""])),
+        profile_numbers,
+        profile_gaps,
+    ),
+    st.builds(
+        lambda values, gap, layer: "".join(gap + v for v in values) + layer,
+        profile_numbers,
+        profile_gaps,
+        st.one_of(names, st.sampled_from(["   Total", "    x", "   ", "  1.0 2.0 3.0"])),
+    ),
+    # trtexec's option lines, and lines like them that are other rules'.
+    st.builds(
+        lambda key, value: f"{key}:{value}",
+        st.one_of(
+            names,
+            st.sampled_from(
+                ["Precision", "Selected Device", "Trace averages of 10 runs", "Tactic", " a", ""]
+            ),
+        ),
+        st.sampled_from(["", " ", " FP32", "Disabled", " a: b", " 1.0 2.0 3.0", " 0x1 Time: 1"]),
+    ),
     st.builds(lambda i, t: f"Tactic: {i} Time: {t}", ids, numbers),
     st.builds(lambda i, t: f"Tactic: {i} time {t}", ids, numbers),
     st.builds(lambda i, t: f"Tactic {i} time {t}", ids, numbers),
@@ -398,6 +434,12 @@ HOT_LINES = [
     STAMP + "[I] Average on 10 runs - GPU latency: 2.1 ms - Host latency: 3.3 ms (end to end "
     "4.2 ms, enqueue 0.9 ms)",
     STAMP + "[I] [TRT]   [=---------] Optimizing graph 4/33",
+    # 8.5.3 (sparsedrive corpus log) and 10.x (sample log) profile rows; 7.1 options (Jetson).
+    STAMP + "[I]   Reformatting CopyNode for Network Input prev_map_feat        1.50           "
+    "0.0127             0.0051      0.1",
+    STAMP + "[I]       29.71       0.0030       0.0029       9.6   /conv1/Conv + /relu1/Relu",
+    STAMP + "[I] Format: Caffe",
+    STAMP + "[I] Output:",
     "[=====-----] Building engine 3/6",
 ]
 

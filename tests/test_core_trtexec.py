@@ -1,4 +1,5 @@
-"""The native core on trtexec's own messages, in its own envelope ("[ts] [I] " without "[TRT]"),
+"""The native core on trtexec's own messages (trace averages, per-layer profile rows, option
+lines), in its own envelope ("[ts] [I] " without "[TRT]"),
 which the grammar reads with the ``trtexec_message`` start rule: the core claims them only as
 that rule reads them (``core/src/trtexec.rs``)."""
 
@@ -11,8 +12,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import CORPUS_LOGS, examples, needs_corpus
+from tests.test_claims import grammar_events, messages
 from tests.test_core import _check_claims, _claimed, _scanned
-from trtlog.events.performance import TraceAverage
+from trtlog.events.options import DeviceProperty, OptionLine
+from trtlog.events.performance import InferenceProgress, ProfileRow, TraceAverage
+from trtlog.parse import parse_text
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.scanner import ClaimedRecords, core_guards
 
@@ -134,4 +138,147 @@ _LINE = st.one_of(
 def test_generated_trace_averages_are_claimed_only_as_the_grammar_reads_them(
     lines: list[str], chunk: int
 ) -> None:
+    _check_claims(("\n".join(lines) + "\n").encode(), chunk)
+
+
+# TensorRT 8.5.3 trtexec --dumpProfile (sparsedrive corpus log), its padding shortened.
+_ROW_8_5 = (
+    "      Reformatting CopyNode for Network Input prev_map_feat        1.50           0.0127"
+    "             0.0051      0.1"
+)
+# The 8.2 layout (performance.toml's case): no median.
+_ROW_8_2 = (
+    "Reformatting CopyNode for Input Tensor 0 to Conv_0       58.18           0.4247      6.6"
+)
+# TensorRT 10.x (sample_logs/trtexec_10.x_build_inference_profile.log): the numbers first.
+_ROW_10 = "      29.71       0.0030       0.0029       9.6   /conv1/Conv + /relu1/Relu"
+
+
+def test_profile_row_and_option_guards_are_read_for_trtexec_s_own_start_rule() -> None:
+    lark = message_parser()
+    guards = dict(core_guards(lark))
+    # The lexer tries the numbers-first terminal before the name-first one.
+    numbers_first = lark.get_terminal("PROFILE_NUMBERS_FIRST").pattern.to_regexp()
+    assert numbers_first in guards["profile_row"]
+    assert guards["profile_row_numbers_first"] != ("(",)
+    # OPTION_KEY comes last: every other terminal is a guard, DEVICE_KEY's among them.
+    option_guards = guards["option_line"]
+    assert numbers_first in option_guards
+    assert any("Selected Device" in pattern for pattern in option_guards)
+
+
+def test_profile_rows_of_each_layout_are_claimed_with_the_values_printed() -> None:
+    items = _claimed_items([_INFO + _ROW_8_5, _INFO + _ROW_8_2, _INFO + _ROW_10, _NEXT])
+    assert [type(item) for item in items] == [ProfileRow] * 3
+    first, second, third = items
+    assert isinstance(first, ProfileRow) and isinstance(second, ProfileRow)
+    assert isinstance(third, ProfileRow)
+    assert first.layer == "Reformatting CopyNode for Network Input prev_map_feat"
+    assert (first.total_ms, first.average_ms, first.median_ms, first.percent) == (
+        1.5,
+        0.0127,
+        0.0051,
+        0.1,
+    )
+    assert (first.line, first.severity, first.producer) == (1, "info", "trtexec")
+    assert second.layer == "Reformatting CopyNode for Input Tensor 0 to Conv_0"
+    assert (second.total_ms, second.average_ms, second.median_ms, second.percent) == (
+        58.18,
+        0.4247,
+        None,
+        6.6,
+    )
+    assert third.layer == "/conv1/Conv + /relu1/Relu"
+    assert (third.total_ms, third.average_ms, third.median_ms, third.percent) == (
+        29.71,
+        0.003,
+        0.0029,
+        9.6,
+    )
+
+
+def test_the_profile_s_header_and_columns_are_not_claimed() -> None:
+    lines = [
+        _INFO + "=== Profile (118 iterations ) ===",
+        _INFO + "   Layer   Time (ms)   Avg. Time (ms)   Median Time (ms)   Time %",
+        _INFO + "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
+        _NEXT,
+    ]
+    assert _claimed_items(lines) == []
+
+
+def test_option_lines_are_claimed_with_and_without_a_value() -> None:
+    # TensorRT 7.1 trtexec on a Jetson (corpus log); 10.14's "Output:" has no value.
+    lines = ["Format: Caffe", "Model: ", "Output:", "Memory Pools: workspace: default"]
+    items = _claimed_items([_INFO + line for line in lines] + [_NEXT])
+    assert [(type(item), item.key, item.value) for item in items] == [  # type: ignore[attr-defined]
+        (OptionLine, "Format", "Caffe"),
+        (OptionLine, "Model", ""),
+        (OptionLine, "Output", ""),
+        (OptionLine, "Memory Pools", "workspace: default"),
+    ]
+
+
+def test_option_like_lines_of_other_rules_are_left_to_the_grammar() -> None:
+    device = "Selected Device: NVIDIA RTX 6000 Ada Generation"
+    header = "Trace averages of 10 runs:"
+    tactic = "Tactic: 0x0000000000000000 Time: 0.0123"
+    lines = [
+        _INFO + device,
+        _INFO + header,
+        _INFO + tactic,
+        "[03/25/2023-07:13:26] [W] Precision: FP32",
+    ]
+    assert _claimed_items([*lines, _NEXT]) == []
+    assert type(grammar_events(_INFO + device)[0]) is DeviceProperty
+    assert type(grammar_events(_INFO + header)[0]) is InferenceProgress
+    assert type(grammar_events(_INFO + tactic)[0]) is not OptionLine
+
+
+def test_a_claimed_option_line_takes_the_section_it_sits_in() -> None:
+    text = "\n".join(
+        [
+            _INFO + "=== Model Options ===",
+            _INFO + "Format: Caffe",
+            _INFO + "=== Build Options ===",
+            _INFO + "Max batch: 1",
+            _INFO + "Precision: FP32",
+        ]
+    )
+    options = [event for event in parse_text(text).events if isinstance(event, OptionLine)]
+    assert [(option.section, option.key, option.value) for option in options] == [
+        ("Model Options", "Format", "Caffe"),
+        ("Build Options", "Max batch", "1"),
+        ("Build Options", "Precision", "FP32"),
+    ]
+
+
+@pytest.mark.slow
+@needs_corpus
+def test_the_core_claims_the_profile_rows_of_a_profiled_log() -> None:
+    # TensorRT 8.5.3 trtexec --dumpProfile over a network of plugins: the profile's rows are
+    # lines 156-994 (after its header and columns row), 839 of them, the last "Total".
+    path = next(p for p in CORPUS_LOGS if p.name.startswith("sparsedrive_trt8.5.3"))
+    data = path.read_bytes()
+    events, _ = _claimed(data, 1 << 20)
+    rows = [event for event in events if isinstance(event, ProfileRow)]
+    assert len(rows) == 839
+    _check_claims(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(messages.map(_INFO.__add__), st.sampled_from(["  bare continuation", _NEXT])),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(1, 64),
+)
+@example([_INFO + _ROW_8_5, _INFO + _ROW_10, _INFO + "Format: Caffe", _NEXT], 3)
+def test_generated_trtexec_messages_are_claimed_only_as_the_grammar_reads_them(
+    lines: list[str], chunk: int
+) -> None:
+    # Every frequent form, profile rows and option lines among them, in trtexec's envelope.
     _check_claims(("\n".join(lines) + "\n").encode(), chunk)

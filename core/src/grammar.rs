@@ -6,7 +6,7 @@
 //! constructs whose meaning differs in Rust's `regex` are translated so that the core's pattern
 //! matches the same text or less (declining a line is always safe: the grammar then parses it).
 
-const GRAMMARS: [&str; 9] = [
+const GRAMMARS: [&str; 10] = [
     include_str!("../../trtlog/grammars/common.lark"),
     include_str!("../../trtlog/grammars/autotuning.lark"),
     include_str!("../../trtlog/grammars/notes.lark"),
@@ -16,16 +16,24 @@ const GRAMMARS: [&str; 9] = [
     include_str!("../../trtlog/grammars/phases.lark"),
     include_str!("../../trtlog/grammars/performance.lark"),
     include_str!("../../trtlog/grammars/envelope.lark"),
+    include_str!("../../trtlog/grammars/options.lark"),
 ];
 
-/// The pattern of terminal `name` (`NAME: /pattern/` in one of the grammar files), as written.
+/// The pattern of terminal `name` (`NAME: /pattern/` or, with a priority, `NAME.-5: /pattern/`
+/// in one of the grammar files), as written.
 pub fn terminal(name: &str) -> Option<&'static str> {
-    let head = format!("{name}: /");
     GRAMMARS
         .iter()
         .flat_map(|text| text.lines())
         .find_map(|line| {
-            let pattern = line.strip_prefix(&head)?;
+            let rest = line.strip_prefix(name)?;
+            let rest = match rest.strip_prefix('.') {
+                Some(priority) => {
+                    priority.trim_start_matches(|c: char| c == '-' || c.is_ascii_digit())
+                }
+                None => rest,
+            };
+            let pattern = rest.strip_prefix(": /")?;
             let end = pattern.rfind('/')?;
             Some(&pattern[..end])
         })
@@ -322,77 +330,4 @@ fn wrap_outside_classes(pattern: &str, item: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_terminal_the_forms_use_is_in_the_grammar() {
-        for name in [
-            "TACTIC_ID",
-            "NUMBER",
-            "KERNEL_NAME",
-            "KERNEL_PARAMETERS",
-            "MYELIN_PREFIX",
-            "_TIME_KEYWORD",
-        ] {
-            assert!(terminal(name).is_some(), "{name}");
-            regex::Regex::new(&narrowed_terminal(name)).unwrap();
-        }
-        assert_eq!(terminal("TACTIC_ID"), Some(r"0x[0-9a-fA-F]+|-?\d+"));
-        // The terminal's own groups capture nothing.
-        let number = regex::Regex::new(&narrowed_terminal("NUMBER")).unwrap();
-        assert_eq!(number.captures_len(), 1);
-    }
-
-    #[test]
-    fn literal_terminals_are_read_longest_first() {
-        let steps = literals("QUANTIZATION_STEP");
-        assert_eq!(steps.len(), 5);
-        assert_eq!(
-            steps[0],
-            "Setting a default quantization params because quantization data is missing for"
-        );
-        assert_eq!(steps[1], "User overriding scale with ");
-        assert_eq!(steps[4], "using ");
-        assert!(literals("IMPORTER_STEP").len() >= 19);
-        assert_eq!(
-            literals("PLUGIN_REGISTRY_VERB"),
-            [
-                "Plugin creator already registered",
-                "Registered plugin creator"
-            ]
-        );
-    }
-
-    #[test]
-    fn narrowing_keeps_python_white_space_out_of_names() {
-        let kernel = regex::Regex::new(&format!("^{}$", narrowed_terminal("KERNEL_NAME"))).unwrap();
-        assert!(kernel.is_match("sm80_xmma_gemm_f16f16"));
-        assert!(!kernel.is_match("sm80\u{1C}xmma"));
-        let number = regex::Regex::new(&format!("^{}$", narrowed_terminal("NUMBER"))).unwrap();
-        assert!(number.is_match("0.0123"));
-        assert!(!number.is_match("\u{0663}"));
-    }
-
-    #[test]
-    fn widening_turns_lookaheads_into_groups() {
-        let profiled =
-            r"[^\n]+?(?= \([A-Za-z][\w]*(\[0x[0-9a-fA-F]+\])?\) profiling completed in )";
-        let guard = regex::Regex::new(&format!("^(?:{})", widened(profiled))).unwrap();
-        assert!(guard.is_match("conv1 (CaskConvolution) profiling completed in 0.1 seconds."));
-        assert!(!guard.is_match("Tactic: 0x1 Time: 0.5"));
-        let stage = r"(Original|After [^:\n]+?)(?=: \d+ layers(?![^\n]))";
-        let guard = regex::Regex::new(&format!("^(?:{})", widened(stage))).unwrap();
-        assert!(guard.is_match("After dead-layer removal: 12 layers"));
-        assert!(!guard.is_match("After dead-layer removal: 12 layers left"));
-        let runner = r"[A-Za-z]\w*(?= has no valid tactics for this config, skipping)";
-        let guard = regex::Regex::new(&format!("^(?:{})", widened(runner))).unwrap();
-        // BLANK_TEXT, as Lark hands it on (a real newline in the class).
-        let blank = regex::Regex::new(&format!("^(?:{})", widened("[ \t]+(?![^\n])"))).unwrap();
-        assert!(blank.is_match(" \t"));
-        assert!(!blank.is_match(" (foreignNode) 1, 0.5"));
-        assert!(guard.is_match("CaskGemm has no valid tactics for this config, skipping"));
-        let tensor = r"(?! -> )[^\n]+?(?= \([A-Za-z][A-Za-z0-9]*\[[-\d,:]*\]\))";
-        assert!(regex::Regex::new(&widened(tensor)).is_ok());
-    }
-}
+mod tests;

@@ -1,5 +1,6 @@
 //! Forms printed around a build rather than inside its tuning, each filling runs of lines of
-//! some logs: trtexec's trace averages (`trtexec`) and a progress monitor's bars (`progress`).
+//! some logs: trtexec's trace averages, profile rows and option lines (`trtexec`) and a progress
+//! monitor's bars (`progress`).
 
 use crate::forms::Kind;
 use crate::records::{record, Record};
@@ -15,6 +16,16 @@ pub enum RunRecord {
         end_to_end: Option<f64>,
         enqueue: f64,
     },
+    /// A row of trtexec's per-layer profile (`trtexec`): its two tokens as printed, in its
+    /// rule's order: PROFILE_NAME_FIRST PROFILE_NUMBERS, or (`numbers_first`)
+    /// PROFILE_NUMBERS_FIRST PROFILE_LAYER.
+    ProfileRow {
+        numbers_first: bool,
+        first: String,
+        second: String,
+    },
+    /// OPTION_KEY ":" [OPTION_VALUE], as printed (`trtexec`).
+    OptionLine { key: String, value: Option<String> },
     /// PROGRESS_BAR " " PROGRESS_PHASE " " UINT "/" UINT, as printed, on a line whose text
     /// (`text`) is what the Python reader makes of it (`progress`).
     Progress {
@@ -30,14 +41,26 @@ impl RunRecord {
     /// The grammar rule the record is.
     pub fn rule(&self) -> &'static str {
         match self {
-            RunRecord::TraceAverage { .. } => "trace_average",
-            RunRecord::Progress { .. } => "progress_update",
+            RunRecord::TraceAverage { .. } => RULES[0],
+            RunRecord::Progress { .. } => RULES[1],
+            RunRecord::ProfileRow {
+                numbers_first: false,
+                ..
+            } => RULES[2],
+            RunRecord::ProfileRow { .. } => RULES[3],
+            RunRecord::OptionLine { .. } => RULES[4],
         }
     }
 }
 
 /// Every rule a record may be (for the guards each needs).
-pub const RULES: [&str; 2] = ["trace_average", "progress_update"];
+pub const RULES: [&str; 5] = [
+    "trace_average",
+    "progress_update",
+    "profile_row",
+    "profile_row_numbers_first",
+    "option_line",
+];
 
 /// How the records of a run of `kind` are read, for the kinds read as records.
 pub fn reader(kind: Kind) -> Option<fn(&str) -> Option<Record>> {

@@ -1,9 +1,10 @@
 """The items of the one-line records the native core claims.
 
-The core (``core/src/records.rs``, ``core/src/tuning.rs``) hands each record on as its grammar
-rule and the rule's tokens, numbers already read. Here each becomes the
-event the grammar's transformer makes of the rule (``trtlog.parse.transform``), its fields made
-by the transformer's own functions where it has them (the rarer tuning records' in
+The core (``core/src/records.rs``, ``core/src/tuning.rs``, ``core/src/trtexec.rs``, ...) hands
+each record on as its grammar rule and the rule's tokens, numbers already read (or as printed,
+where the transformer's field function reads them). Here each becomes the event the grammar's
+transformer makes of the rule (``trtlog.parse.transform``), its fields made by the
+transformer's own functions where it has them (the rarer tuning records' in
 ``trtlog.parse.claimed_tuning``). ``tests/test_core.py`` compares every claimed line with the
 grammar's event.
 """
@@ -34,7 +35,8 @@ from trtlog.events.graph import (
 from trtlog.events.memory import LayerMemory
 from trtlog.events.notes import BuilderNote, PluginRegistration, ProgressUpdate
 from trtlog.events.onnx import OnnxImporterTrace
-from trtlog.events.performance import TraceAverage
+from trtlog.events.options import OptionLine
+from trtlog.events.performance import ProfileRow, TraceAverage
 from trtlog.events.phases import PhaseDuration
 from trtlog.parse.claimed_tuning import TUNING_BUILDERS
 from trtlog.parse.envelope import Envelope
@@ -54,6 +56,8 @@ from trtlog.parse.transform.graph import (
 from trtlog.parse.transform.memory import layer_memory_fields
 from trtlog.parse.transform.notes import plugin_fields, progress_fields
 from trtlog.parse.transform.onnx import importer_trace_fields, node_io_fields
+from trtlog.parse.transform.options import option_fields
+from trtlog.parse.transform.performance import profile_row_fields
 from trtlog.parse.transform.phases import phase_duration_fields
 
 # (line, end_line, timestamp, severity, producer): the fields every event has, in order.
@@ -185,6 +189,18 @@ def _trace_average(
     )  # fmt: skip
 
 
+def _profile_row(head: Head, name: str, numbers: str) -> Item:
+    return _make[ProfileRow](*head, **profile_row_fields(name, numbers))
+
+
+def _profile_row_numbers_first(head: Head, numbers: str, name: str) -> Item:
+    return _make[ProfileRow](*head, **profile_row_fields(name, numbers))
+
+
+def _option_line(head: Head, key: str, value: str | None) -> Item:
+    return _make[OptionLine](*head, **option_fields(key, value))
+
+
 def _progress_update(head: Head, bar: str, phase: str, done: int, total: int, _text: str) -> Item:
     return _make[ProgressUpdate](*head, **progress_fields(bar, phase, done, total))
 
@@ -218,6 +234,9 @@ BUILDERS: dict[str, Callable[..., Item]] = {
     "phase_duration": _phase_duration,
     **TUNING_BUILDERS,
     "trace_average": _trace_average,
+    "profile_row": _profile_row,
+    "profile_row_numbers_first": _profile_row_numbers_first,
+    "option_line": _option_line,
     "progress_update": _progress_update,
 }
 

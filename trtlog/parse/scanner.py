@@ -11,15 +11,14 @@ The core also claims the one-line records of tactic tuning (timing runners, form
 fastest and chosen tactics, computing costs, skipped runners and tactics, tactic-pruning counts,
 kernel names, timing-cache hits), the layers, notes and phases around them (per-layer memory,
 reformat layers added, ForeignNode metadata, the builder's notes, phase durations), and trtexec's
-trace averages in its own envelope ("[ts] [I]
-Average on 10 runs - ..."): each comes back as its grammar rule and tokens, made into its item by
-``trtlog.parse.claimed``. It reads a progress monitor's bars, lines without an envelope, too
-(``BareLines``): their tokens are used only where the grammar leaves such a line to be parsed on
-its own (``trtlog.parse.assembly``). A one-line record that the core could not claim as it read
-it (the scanner claims lines only in the envelopes the frequent forms come in, and never a line
-that held escape codes) is claimed by the
-record parser with ``MessageClaims`` once Python has split its envelope: the same core, the
-same guards.
+trace averages, per-layer profile rows and option lines in its own envelope ("[ts] [I] Average
+on 10 runs - ...", "[ts] [I] Precision: FP32"): each comes back as its grammar rule and tokens,
+made into its item by ``trtlog.parse.claimed``. It reads a progress monitor's bars, lines
+without an envelope, too (``BareLines``): their tokens are used only where the grammar leaves
+such a line to be parsed on its own (``trtlog.parse.assembly``). A one-line record that the
+core could not claim as it read it (the scanner claims lines only in the envelopes the frequent
+forms come in, and never a line that held escape codes) is claimed by the record parser with
+``MessageClaims`` once Python has split its envelope: the same core, the same guards.
 
 The grammar stays the specification. The core's patterns are made of the grammar's terminals,
 and a body is claimed only where no terminal that Lark's lexer tries before the form's first one
@@ -95,6 +94,10 @@ _START_RULE = "message"
 # the grammar reads with another start rule: its lexer tries other terminals first there.
 _TRTEXEC_FIRST_TERMINALS = {
     "trace_average": "'Average on ",
+    "profile_row": "PROFILE_NAME_FIRST",
+    "profile_row_numbers_first": "PROFILE_NUMBERS_FIRST",
+    # The lowest priority: every other terminal of the start rule is a guard.
+    "option_line": "OPTION_KEY",
 }
 _FIRST_TERMINALS_BY_START = {
     _START_RULE: _FIRST_TERMINALS,

@@ -125,6 +125,10 @@ fn run_record<'py>(
         } => (rule, runs, gpu_latency, host_latency, end_to_end, enqueue)
             .into_pyobject(py)?
             .into_any(),
+        RunRecord::ProfileRow { first, second, .. } => {
+            (rule, first, second).into_pyobject(py)?.into_any()
+        }
+        RunRecord::OptionLine { key, value } => (rule, key, value).into_pyobject(py)?.into_any(),
         RunRecord::Progress {
             bar,
             phase,

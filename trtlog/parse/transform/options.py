@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lark import Token, v_args
 
 from trtlog.events.options import (
@@ -13,13 +15,19 @@ from trtlog.events.options import (
 from trtlog.parse.transform.context import RecordTransformer, text
 
 
+def option_fields(key: str, value: str | None) -> dict[str, Any]:
+    """An option line's key and value (empty where none is printed), as printed less the
+    white space around them."""
+    return {"key": str(key).strip(), "value": (value or "").strip()}
+
+
 @v_args(inline=True)
 class OptionRules(RecordTransformer):
     def section_header(self, title: Token) -> SectionHeader:
         return SectionHeader(**self.fields(), title=str(title).strip())
 
     def option_line(self, key: Token, value: Token | None) -> OptionLine:
-        return OptionLine(**self.fields(), key=str(key).strip(), value=(text(value) or "").strip())
+        return OptionLine(**self.fields(), **option_fields(key, text(value)))
 
     def device_property(self, key: Token, value: Token | None) -> DeviceProperty:
         return DeviceProperty(**self.fields(), key=str(key), value=(text(value) or "").strip())

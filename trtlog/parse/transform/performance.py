@@ -27,6 +27,19 @@ def _float(token: Token | None) -> float | None:
     return None if token is None else float(token)
 
 
+def profile_row_fields(name: str, numbers: str) -> dict[str, Any]:
+    """A profile row's fields from its layer's name and its three or four numbers as printed
+    (total, average, [median,] percent), in either layout."""
+    values = [float(value) for value in numbers.split()]
+    return {
+        "layer": str(name).strip(),
+        "total_ms": values[0],
+        "average_ms": values[1],
+        "median_ms": values[2] if len(values) == 4 else None,
+        "percent": values[-1],
+    }
+
+
 @v_args(inline=True)
 class PerformanceRules(RecordTransformer):
     def perf_statistic(
@@ -127,27 +140,10 @@ class PerformanceRules(RecordTransformer):
         return ProfileColumns(**self.fields(), layout=layout)
 
     def profile_row(self, name: Token, numbers: Token) -> ProfileRow:
-        values = [float(value) for value in numbers.split()]
-        median = values[2] if len(values) == 4 else None
-        return ProfileRow(
-            **self.fields(),
-            layer=str(name).strip(),
-            total_ms=values[0],
-            average_ms=values[1],
-            median_ms=median,
-            percent=values[-1],
-        )
+        return ProfileRow(**self.fields(), **profile_row_fields(name, numbers))
 
     def profile_row_numbers_first(self, numbers: Token, name: Token) -> ProfileRow:
-        total, average, median, percent = (float(value) for value in numbers.split())
-        return ProfileRow(
-            **self.fields(),
-            layer=str(name).strip(),
-            total_ms=total,
-            average_ms=average,
-            median_ms=median,
-            percent=percent,
-        )
+        return ProfileRow(**self.fields(), **profile_row_fields(name, numbers))
 
     def output_dump(self) -> OutputDump:
         return OutputDump(**self.fields(), what="title")
