@@ -29,7 +29,7 @@ CORE = "trtlog._core"
 # The one way to import it; any other import of the package itself stays one.
 CORE_IMPORT = "from trtlog import _core"
 # What the analyses may import of the parser: the names ``trtlog.parse`` exports, the items the
-# parse hands on (events, and runs of tactic rows as columns) and the summary of a parse.
+# parse hands on (events, and blocks of lines as columns) and the summary of a parse.
 PARSE_INTERFACE = frozenset({"trtlog.parse", "trtlog.parse.items", "trtlog.parse.summarize"})
 MAX_MODULE_LINES = 400
 # Modules that import by a name held in a string (``importlib.import_module``) only what is

@@ -41,7 +41,7 @@ PARSER = RecordParser()
 
 
 def claimed_item(envelope_line: str) -> object:
-    """What the core claims of a one-line record (an event, a row or a block), or None."""
+    """What the core claims of a one-line record (an event or a block), or None."""
     envelope, body = split_envelope(envelope_line)
     return PARSER.claim(envelope, body, 7)
 
@@ -458,7 +458,7 @@ def test_a_myelin_region_of_a_later_profile_keeps_its_profile() -> None:
 
 
 # A line of each tuning form that comes as a row, with the class it stands for.
-TUNING_ROW_LINES = [
+TUNING_LINES = [
     (HOT_LINES[3], FastestTactic),
     (HOT_LINES[4], FastestTactic),
     (HOT_LINES[5], TimingRunner),
@@ -471,7 +471,7 @@ TUNING_ROW_LINES = [
 ]
 
 
-@pytest.mark.parametrize("line, kind", TUNING_ROW_LINES)
+@pytest.mark.parametrize("line, kind", TUNING_LINES)
 def test_tuning_forms_come_as_events_of_their_class(line: str, kind: type) -> None:
     item = claimed_item(line)
     assert type(item) is kind

@@ -207,6 +207,17 @@ def test_the_profile_s_header_and_columns_are_not_claimed() -> None:
     assert _claimed_items(lines) == []
 
 
+def test_a_line_of_another_rule_that_passes_the_first_test_is_not_claimed() -> None:
+    # TensorRT 8.6 trtexec's device section: it starts as an option line does and ends in a
+    # number, as a profile row does, but the grammar reads a device property (its key is a
+    # terminal the lexer tries before OPTION_KEY).
+    # (``core/src/trtexec/tests.rs`` checks that it passes the core's first test.)
+    line = _INFO + "Compute Capability: 8.9"
+    assert _claimed_items([line, _NEXT]) == []
+    (event,) = grammar_events(line)
+    assert type(event) is DeviceProperty
+
+
 def test_option_lines_are_claimed_with_and_without_a_value() -> None:
     # TensorRT 7.1 trtexec on a Jetson (corpus log); 10.14's "Output:" has no value.
     lines = ["Format: Caffe", "Model: ", "Output:", "Memory Pools: workspace: default"]

@@ -86,6 +86,17 @@ class LineBlock:
         assert self.trace is not None
         return [message[message.index(")") + 1 :].strip() for message in self.trace.split("\n")]
 
+    def head_event(self) -> Event:
+        """The event of the block's first line with the values every line of the block shares
+        (its own values, those that differ from line to line, left empty)."""
+        envelope = self.envelope
+        head = (self.first_line, self.first_line, envelope.timestamp, envelope.severity,
+                envelope.producer, self.run, self.build, self.strategy)  # fmt: skip
+        if self.trace is not None:
+            return _make_trace(*head, "")  # type: ignore[no-any-return]
+        context = (self.layer, self.formats, self.runner, self.runner_id)
+        return _make_timing(*head, *context, TacticId(0), None, None, None)  # type: ignore[no-any-return]
+
     def events(self) -> Iterator[Event]:
         """The events of the block's lines, in order."""
         envelope = self.envelope
@@ -119,9 +130,4 @@ def events_of(items: Iterable[Item]) -> Iterator[Event]:
             yield item
 
 
-def kind_of(item: Item) -> type[Event]:
-    """The event class of an event or a block."""
-    return item.kind if isinstance(item, LineBlock) else type(item)
-
-
-__all__ = ["Item", "LineBlock", "events_of", "kind_of"]
+__all__ = ["Item", "LineBlock", "events_of"]

@@ -12,7 +12,8 @@ from json.encoder import encode_basestring_ascii
 from operator import attrgetter
 from typing import Any
 
-from trtlog.events.base import NOT_TIMED_THRESHOLD, Event, TacticId, Tensor
+from trtlog.events.autotuning import TacticTiming
+from trtlog.events.base import Event, TacticId, Tensor, timed_ms
 from trtlog.events.notes import MyelinTrace
 from trtlog.parse.items import LineBlock
 
@@ -116,51 +117,43 @@ def _value_json(value: Any) -> str:
 
 # The fields of a block's events that differ from line to line (``LineBlock.events``); every
 # other field holds the block's value on every line.
-_LINE_FIELDS = ("line", "end_line", "tactic", "time_ms", "kernel", "kernel_parameters", "text")
+_LINE_FIELDS = {
+    TacticTiming: ("line", "end_line", "tactic", "time_ms", "kernel", "kernel_parameters"),
+    MyelinTrace: ("line", "end_line", "text"),
+}
 
 
 def block_json(block: LineBlock) -> list[str]:
     """``[event_json(event) for event in block.events()]``, the same text: the fields the
     block's lines share are written once, and each line's own values into a template, without
     making its event (a large log's blocks hold millions of lines)."""
-    first = next(block.events(), None)
-    if first is None:
-        return []
-    names = _field_names(type(first))
-    parts = [f'{{"kind": {json.dumps(first.kind())}, "family": {json.dumps(first.family)}']
-    for name in names:
-        parts.append(f", {json.dumps(name)}: ")
-        shared = name not in _LINE_FIELDS
-        parts.append(_value_json(getattr(first, name)).replace("%", "%%") if shared else "%s")
+    shared = block.head_event()
+    own = _LINE_FIELDS[block.kind]
+    # The shared text with each literal "%" escaped, a placeholder for each line's own values.
+    head = f'{{"kind": {json.dumps(shared.kind())}, "family": {json.dumps(shared.family)}'
+    parts = [head.replace("%", "%%")]
+    for name in _field_names(block.kind):
+        if name in own:
+            parts.append(f", {json.dumps(name)}: %({name})s")
+        else:
+            text = f", {json.dumps(name)}: {_value_json(getattr(shared, name))}"
+            parts.append(text.replace("%", "%%"))
     parts.append("}")
     template = "".join(parts)
     numbers = range(block.first_line, block.first_line + len(block))
     if block.kind is MyelinTrace:
-        assert names[:2] == ("line", "end_line") and names[-1] == "text"
-        texts = block.trace_texts()
         return [
-            template % (number, number, encode_basestring_ascii(text))
-            for number, text in zip(numbers, texts, strict=True)
+            template % {"line": number, "end_line": number, "text": encode_basestring_ascii(text)}
+            for number, text in zip(numbers, block.trace_texts(), strict=True)
         ]
-    assert names[:2] == ("line", "end_line") and names[-4:] == _LINE_FIELDS[2:6]
     count = len(block.tactics)
     kernels = block.kernels or [None] * count
     parameters = block.parameters or [None] * count
     return [
-        template % (number, number, f'"0x{tactic:016x}"', _time_json(time), _text_json(kernel),
-                    _text_json(parameter))
+        template % {"line": number, "end_line": number, "tactic": f'"0x{tactic:016x}"',
+                    "time_ms": _value_json(timed_ms(time)), "kernel": _value_json(kernel),
+                    "kernel_parameters": _value_json(parameter)}
         for number, tactic, time, kernel, parameter in zip(
             numbers, block.tactics, block.times, kernels, parameters, strict=True
         )
     ]  # fmt: skip
-
-
-def _time_json(value: float) -> str:
-    """A time as printed, as ``_value_json(timed_ms(value))`` writes it."""
-    if value != value or value >= NOT_TIMED_THRESHOLD or not math.isfinite(value):
-        return "null"
-    return float.__repr__(value)
-
-
-def _text_json(value: str | None) -> str:
-    return "null" if value is None else encode_basestring_ascii(value)

@@ -84,16 +84,6 @@ class AutotuningContext:
             self.runner_ids[runner] = runner_id
 
     def link(self, event: AutotuningEvent) -> AutotuningEvent:
-        # The kinds of every runner of every format combination first, by class.
-        kind = type(event)
-        if kind is FastestTactic and event.runner is not None:
-            # 8.6+ name layer and runner on the fastest-tactic line itself.
-            _set_formats(event, self.formats)
-            return event
-        if kind is TimingRunner:
-            self.enter_runner(event.layer, event.runner, event.runner_id)
-            _set_formats(event, self.formats)
-            return event
         if isinstance(event, ComputingCosts):
             self.layer = event.layer
             self.formats = None

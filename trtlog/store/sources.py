@@ -243,7 +243,8 @@ def read_sources(
     sink: Callable[[Item], None],
     on_progress: Callable[[int], None] | None = None,
 ) -> ParsedLog:
-    """Hand each item of the log (blocks stay blocks, see ``trtlog.parse.items``) and then of each
+    """Hand each item of the log (blocks stay blocks, see ``trtlog.parse.items``, but in a
+    captured build, whose lines each have the time they arrived at: events) and then of each
     export to ``sink`` as it is read; return the log's source and line counts, without its
     events. Memory does not grow with the log. ``on_progress`` (the bytes of the log read so
     far): as ``LogFile``'s."""

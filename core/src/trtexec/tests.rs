@@ -319,3 +319,15 @@ fn an_option_like_line_an_earlier_terminal_takes_is_declined() {
     pieces.extend(scanner.finish());
     assert_eq!(claimed(&pieces), vec![(4, "[04/25/2026-00:55:01] [I] ", 2)]);
 }
+
+#[test]
+fn a_device_property_passes_the_first_test_and_reads_as_an_option_line_without_guards() {
+    // TensorRT 8.6 trtexec's device section: the grammar reads a device property (DEVICE_KEY is
+    // tried before OPTION_KEY), so only the guards keep the scanner from claiming it.
+    let body = "Compute Capability: 8.9";
+    assert!(may_be_message(body));
+    assert_eq!(
+        message(body).map(|record| record.rule()),
+        Some("option_line")
+    );
+}
