@@ -39,6 +39,16 @@ def _claimed_items(lines: list[str]) -> list[object]:
     return [item for piece in scanned if isinstance(piece, ClaimedRecords) for item in piece.items]
 
 
+def _claimed_in_corpus_log(name_start: str, kind: type) -> tuple[bytes, list[object]]:
+    """The bytes of the corpus log whose name starts so, and the events of class ``kind`` the
+    core claims in it; every claim in it is checked against the grammar first."""
+    path = next(p for p in CORPUS_LOGS if p.name.startswith(name_start))
+    data = path.read_bytes()
+    _check_claims(data)
+    events, _ = _claimed(data, 1 << 20)
+    return data, [event for event in events if isinstance(event, kind)]
+
+
 def test_trace_average_guards_are_read_for_trtexec_s_own_start_rule() -> None:
     guards = dict(core_guards(message_parser()))
     # Read for ``message`` the rule would be unknown, and the core never claims it.
@@ -90,12 +100,8 @@ def test_trace_averages_in_other_envelopes_or_with_lines_under_them_are_left_to_
 def test_the_core_claims_the_trace_averages_of_a_verbose_inference_log() -> None:
     # TensorRT 8.5 trtexec on Orin with --dumpProfile: 15,829 trace averages, nearly all its
     # lines, each a line of its own.
-    path = next(p for p in CORPUS_LOGS if p.name.startswith("lix_trt8.5.10_trtexec_orin_mnist"))
-    data = path.read_bytes()
-    events, _ = _claimed(data, 1 << 20)
-    averages = [event for event in events if isinstance(event, TraceAverage)]
+    data, averages = _claimed_in_corpus_log("lix_trt8.5.10_trtexec_orin_mnist", TraceAverage)
     assert len(averages) == data.count(b"] [I] Average on ") == 15829
-    _check_claims(data)
 
 
 _NUMBER = st.one_of(
@@ -269,12 +275,8 @@ def test_a_claimed_option_line_takes_the_section_it_sits_in() -> None:
 def test_the_core_claims_the_profile_rows_of_a_profiled_log() -> None:
     # TensorRT 8.5.3 trtexec --dumpProfile over a network of plugins: the profile's rows are
     # lines 156-994 (after its header and columns row), 839 of them, the last "Total".
-    path = next(p for p in CORPUS_LOGS if p.name.startswith("sparsedrive_trt8.5.3"))
-    data = path.read_bytes()
-    events, _ = _claimed(data, 1 << 20)
-    rows = [event for event in events if isinstance(event, ProfileRow)]
+    _, rows = _claimed_in_corpus_log("sparsedrive_trt8.5.3", ProfileRow)
     assert len(rows) == 839
-    _check_claims(data)
 
 
 @pytest.mark.slow

@@ -19,16 +19,15 @@ from trtlog.parse.envelope import Envelope
 from trtlog.parse.items import LineBlock
 from trtlog.parse.serialize import block_json, event_json, event_to_dict
 
+# The sample logs and the first dozen corpus logs.
+LOGS = [*sorted(SAMPLES.glob("*.log")), *CORPUS_LOGS[:12]]
+
 
 def _dumped(event: Event) -> str:
     return json.dumps(event_to_dict(event), allow_nan=False)
 
 
-@pytest.mark.parametrize(
-    "path",
-    [*sorted(SAMPLES.glob("*.log")), *CORPUS_LOGS[:12]],
-    ids=lambda path: path.name,
-)
+@pytest.mark.parametrize("path", LOGS, ids=lambda path: path.name)
 def test_every_event_of_a_log_is_written_as_json_dumps_writes_it(path: Path) -> None:
     if not path.is_file():
         pytest.skip("no corpus")
@@ -71,11 +70,7 @@ def _blocks_of(path: Path) -> list[LineBlock]:
         return [item for item in StreamItems().folded(stream) if isinstance(item, LineBlock)]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [*sorted(SAMPLES.glob("*.log")), *CORPUS_LOGS[:12]],
-    ids=lambda path: path.name,
-)
+@pytest.mark.parametrize("path", LOGS, ids=lambda path: path.name)
 def test_every_block_of_a_log_is_written_as_its_events_are(path: Path) -> None:
     if not path.is_file():
         pytest.skip("no corpus")

@@ -16,6 +16,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from trtlog.events.autotuning import TacticTiming
 from trtlog.events.base import Event, TacticId, timed_ms
@@ -86,36 +87,43 @@ class LineBlock:
         assert self.trace is not None
         return [message[message.index(")") + 1 :].strip() for message in self.trace.split("\n")]
 
+    def line_kernels(self) -> tuple[list[str | None], list[str | None]]:
+        """A timing block's kernels and their parameters, one per line (None where a line names
+        none)."""
+        count = len(self.tactics)
+        return self.kernels or [None] * count, self.parameters or [None] * count
+
+    def _shared(self) -> tuple[Any, ...]:
+        """The values the events of the block's lines share, in field order after the line
+        numbers: the envelope's, the place and, of tactic timings, the tuning context."""
+        envelope = self.envelope
+        shared = (envelope.timestamp, envelope.severity, envelope.producer, self.run, self.build,
+                  self.strategy)  # fmt: skip
+        if self.trace is not None:
+            return shared
+        return (*shared, self.layer, self.formats, self.runner, self.runner_id)
+
     def head_event(self) -> Event:
         """The event of the block's first line with the values every line of the block shares
         (its own values, those that differ from line to line, left empty)."""
-        envelope = self.envelope
-        head = (self.first_line, self.first_line, envelope.timestamp, envelope.severity,
-                envelope.producer, self.run, self.build, self.strategy)  # fmt: skip
+        line, shared = self.first_line, self._shared()
         if self.trace is not None:
-            return _make_trace(*head, "")  # type: ignore[no-any-return]
-        context = (self.layer, self.formats, self.runner, self.runner_id)
-        return _make_timing(*head, *context, TacticId(0), None, None, None)  # type: ignore[no-any-return]
+            return _make_trace(line, line, *shared, "")  # type: ignore[no-any-return]
+        return _make_timing(line, line, *shared, TacticId(0), None, None, None)  # type: ignore[no-any-return]
 
     def events(self) -> Iterator[Event]:
         """The events of the block's lines, in order."""
-        envelope = self.envelope
-        head = (envelope.timestamp, envelope.severity, envelope.producer)
-        line = self.first_line
+        shared = self._shared()
         if self.trace is not None:
-            place = (self.run, self.build, self.strategy)
-            for number, text in enumerate(self.trace_texts(), start=line):
-                yield _make_trace(number, number, *head, *place, text)
+            for number, text in enumerate(self.trace_texts(), start=self.first_line):
+                yield _make_trace(number, number, *shared, text)
             return
-        context = (self.run, self.build, self.strategy, self.layer, self.formats, self.runner,
-                   self.runner_id)  # fmt: skip
-        kernels = self.kernels or [None] * len(self.tactics)
-        parameters = self.parameters or [None] * len(self.tactics)
+        kernels, parameters = self.line_kernels()
         for number, (tactic, time, kernel, parameter) in enumerate(
-            zip(self.tactics, self.times, kernels, parameters, strict=True), start=line
+            zip(self.tactics, self.times, kernels, parameters, strict=True), start=self.first_line
         ):
-            yield _make_timing(number, number, *head, *context, TacticId(tactic), timed_ms(time),
-                               kernel, parameter)  # fmt: skip
+            yield _make_timing(number, number, *shared, TacticId(tactic), timed_ms(time), kernel,
+                               parameter)  # fmt: skip
 
 
 Item = Event | LineBlock

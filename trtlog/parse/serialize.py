@@ -146,9 +146,7 @@ def block_json(block: LineBlock) -> list[str]:
             template % {"line": number, "end_line": number, "text": encode_basestring_ascii(text)}
             for number, text in zip(numbers, block.trace_texts(), strict=True)
         ]
-    count = len(block.tactics)
-    kernels = block.kernels or [None] * count
-    parameters = block.parameters or [None] * count
+    kernels, parameters = block.line_kernels()
     return [
         template % {"line": number, "end_line": number, "tactic": f'"0x{tactic:016x}"',
                     "time_ms": _value_json(timed_ms(time)), "kernel": _value_json(kernel),
