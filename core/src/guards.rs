@@ -12,69 +12,39 @@ use crate::forms::Kind;
 /// would take it otherwise). A rule without guards, or whose guards do not compile, is never
 /// claimed.
 ///
-/// The lexer tries the terminals of a start rule in one order, so the guards of the rules
-/// claimed in one start rule's messages are the first few of one list: each such list is
-/// compiled once, when a body is first checked against it (a log may never reach trtexec's own
-/// messages), and a rule is guarded by its first few patterns.
+/// Each rule's guards are compiled into one anchored set of their own, when a body is first
+/// checked against them (a log may never reach trtexec's own messages): a set of only the
+/// terminals before the rule's first says "no" as soon as none of them can still match,
+/// where a set shared by all the rules of a start rule would have to be read to the end of
+/// every line to tell which of its terminals matched first.
 #[derive(Clone, Debug, Default)]
 pub struct Guards {
-    lists: Vec<GuardList>,
     rules: HashMap<String, Guard>,
 }
 
-/// A list of guards, compiled when first needed (None where it does not compile).
-#[derive(Clone, Debug, Default)]
-struct GuardList {
-    patterns: Vec<String>,
-    compiled: OnceLock<Option<RegexSet>>,
-}
-
-/// A rule's guards: the first `count` patterns of list `list`; compiled alone where the
-/// whole list does not compile (a pattern after the rule's own must not stop its claims).
+/// A rule's guards, compiled when first needed (None where they do not compile).
 #[derive(Clone, Debug)]
 struct Guard {
-    list: usize,
-    count: usize,
-    alone: OnceLock<Option<RegexSet>>,
+    patterns: Vec<String>,
+    compiled: OnceLock<Option<RegexSet>>,
 }
 
 fn anchored_set(patterns: &[String]) -> Option<RegexSet> {
     RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
 }
 
-impl GuardList {
-    fn set(&self) -> Option<&RegexSet> {
-        self.compiled
-            .get_or_init(|| anchored_set(&self.patterns))
-            .as_ref()
-    }
-}
-
 impl Guards {
     /// `guards`: (rule, its patterns, each matched at the body's start).
     pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let mut longest_first: Vec<&(String, Vec<String>)> = guards.iter().collect();
-        longest_first.sort_by_key(|(_, patterns)| std::cmp::Reverse(patterns.len()));
-        let mut lists: Vec<GuardList> = Vec::new();
-        let mut rules = HashMap::new();
-        for (rule, patterns) in longest_first {
-            let list = match lists
-                .iter()
-                .position(|list| list.patterns.starts_with(patterns))
-            {
-                Some(list) => list,
-                None => {
-                    lists.push(GuardList {
-                        patterns: patterns.clone(),
-                        compiled: OnceLock::new(),
-                    });
-                    lists.len() - 1
-                }
-            };
-            let (count, alone) = (patterns.len(), OnceLock::new());
-            rules.insert(rule.clone(), Guard { list, count, alone });
-        }
-        Guards { lists, rules }
+        let rules = guards
+            .iter()
+            .map(|(rule, patterns)| {
+                let compiled = OnceLock::new();
+                let patterns = patterns.clone();
+                (rule.clone(), Guard { patterns, compiled })
+            })
+            .collect();
+        Guards { rules }
     }
 
     /// No terminal comes before any rule's (for tests of the forms alone).
@@ -87,21 +57,11 @@ impl Guards {
             .chain(crate::tuning::RULES.iter())
             .chain(crate::runs::RULES.iter())
             .map(|rule| {
-                let alone = OnceLock::new();
-                (
-                    rule.to_string(),
-                    Guard {
-                        list: 0,
-                        count: 0,
-                        alone,
-                    },
-                )
+                let (patterns, compiled) = (Vec::new(), OnceLock::new());
+                (rule.to_string(), Guard { patterns, compiled })
             })
             .collect();
-        Guards {
-            lists: Vec::new(),
-            rules,
-        }
+        Guards { rules }
     }
 
     /// Whether a body of grammar rule `rule` may be claimed.
@@ -109,25 +69,11 @@ impl Guards {
         let Some(guard) = self.rules.get(rule) else {
             return false;
         };
-        if guard.count == 0 {
+        if guard.patterns.is_empty() {
             return true;
         }
-        let Some(list) = self.lists.get(guard.list) else {
-            return false;
-        };
-        let Some(set) = list.set() else {
-            let alone = guard
-                .alone
-                .get_or_init(|| anchored_set(&list.patterns[..guard.count]));
-            return alone.as_ref().is_some_and(|set| !set.is_match(body));
-        };
-        // Matches are listed in the patterns' order: the first tells.
-        !set.is_match(body)
-            || set
-                .matches(body)
-                .iter()
-                .next()
-                .is_none_or(|first| first >= guard.count)
+        let set = guard.compiled.get_or_init(|| anchored_set(&guard.patterns));
+        set.as_ref().is_some_and(|set| !set.is_match(body))
     }
 }
 
