@@ -319,6 +319,30 @@ def test_help_does_not_import_heavy_modules() -> None:
     assert output.strip() == ""
 
 
+def test_help_is_drawn_without_rich_or_the_parser() -> None:
+    code = (
+        "import sys\n"
+        "from trtlog.cli.app import app\n"
+        "try:\n"
+        "    app(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('rich', 'lark', 'numpy', 'pandas', 'pyarrow')\n"
+        "print(','.join(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "Commands:" in result.stdout
+    assert result.stderr.strip() == ""
+
+
+def test_every_command_has_its_whole_first_sentence_in_the_command_list() -> None:
+    """Click cuts a command's first sentence short ("...") where it does not fit its line."""
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "80"})
+    listed = result.output.split("Commands:", 1)[1].strip().splitlines()
+    assert len(listed) >= 20
+    assert all(not line.rstrip().endswith("...") for line in listed), listed
+
+
 @pytest.mark.slow
 def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) -> None:
     environment = {**os.environ, "TRTLOG_STORE": str(tmp_path / "store")}

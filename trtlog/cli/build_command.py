@@ -64,12 +64,15 @@ def build(
         typer.Option("--grace", help="Seconds an interrupted build gets to stop before a kill."),
     ] = 10.0,
 ) -> None:
-    """Build an engine with VERBOSE logging and live progress, and keep all it said.
+    """Build an engine with live progress, and keep its whole log.
+
+    TensorRT logs at VERBOSE level, and every line it says is kept.
 
     The run folder holds build.log, capture.jsonl (each line's time to the millisecond),
     run.json (what ran and how it ended), the engine, layers.json, profile.json, times.json and
     the timing cache. The run is then parsed and becomes the current log for the queries.
 
+    \b
     Example: trtlog build model.onnx -- --fp16 --shapes=input:8x3x224x224
     """
     from trtlog.build import BuildError, BuildRequest, ProgressState, run_build

@@ -11,9 +11,10 @@ from trtlog.cli.common import app
 from trtlog.render import OutputFormat
 
 cache_app = typer.Typer(
-    help="The parsed logs kept for the query commands: list them, show where, clear them.",
+    help="The parsed logs kept for the query commands.\n\nList them, show where, clear them.",
     no_args_is_help=False,
     invoke_without_command=True,
+    rich_markup_mode=None,
 )
 app.add_typer(cache_app, name="cache")
 
@@ -29,6 +30,7 @@ def cache(
     store's limit ($TRTLOG_CACHE_LIMIT). The store is trtlog's folder in the user's cache
     directory, or $TRTLOG_STORE.
 
+    \b
     Example: trtlog cache clean
     """
     if context.invoked_subcommand is not None:

@@ -13,10 +13,12 @@ app = typer.Typer(
     no_args_is_help=True,
     # `trtlog --install-completion` adds tab completion to bash, zsh, fish or PowerShell.
     add_completion=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    # Help as wide as the terminal, up to 100 columns.
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     pretty_exceptions_enable=False,
-    # Markdown joins the lines of a docstring's paragraph and leaves [tool.trtlog.check] alone.
-    rich_markup_mode="markdown",
+    # Plain help (click's): rich's panels cost more to import and draw than `--help` may take.
+    # Each command's first sentence is its line in the command list, so it is kept short.
+    rich_markup_mode=None,
 )
 
 # Exit codes: 0 success, 1 unexpected failure, 2 the input cannot be used, 3 a gate failed:

@@ -102,10 +102,13 @@ def diff(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """What changed from one build to another: versions and options, stage counts, fusions,
-    engine layers (paired by name, by the network layers they hold, then by type and shapes),
-    reformats, memory, build phases, performance and per-layer times.
+    """What changed from one build to another.
 
+    Versions and options, stage counts, fusions, engine layers (paired by name, by the
+    network layers they hold, then by type and shapes), reformats, memory, build phases,
+    performance and per-layer times.
+
+    \b
     Example: trtlog diff fp16.log int8.log --fail-on latency=5
     """
     from trtlog.cli.queries import select_builds
@@ -190,10 +193,13 @@ def check(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """Lint a build: layers wider than the requested precision, unfused Q/DQ, costly
-    reformats, kernels without tensor cores, workspace-starved tactics, unstable timing, ...
-    Settings come from [tool.trtlog.check] in pyproject.toml and from --set and --disable.
+    """Lint a build for problems a CI gate can fail on.
 
+    Layers wider than the requested precision, unfused Q/DQ, costly reformats, kernels
+    without tensor cores, workspace-starved tactics, unstable timing, ... Settings come from
+    [tool.trtlog.check] in pyproject.toml and from --set and --disable.
+
+    \b
     Example: trtlog check --log build.log --fail-level warning --format sarif -o trtlog.sarif
     """
     import json

@@ -52,10 +52,13 @@ def ingest(
         bool, typer.Option("--quiet", "-q", help="No line per log and no progress bar.")
     ] = False,
 ) -> None:
-    """Parse many logs into one Parquet dataset (a folder per table, partitioned by the log's
-    date, one file per table and partition for each run); logs already in it are skipped. A
-    log that cannot be parsed is reported and skipped; the exit status is 2 if any was.
+    """Parse many logs into one Parquet dataset.
 
+    The dataset has a folder per table, partitioned by the log's date, and one file per table
+    and partition for each run; logs already in it are skipped. A log that cannot be parsed is
+    reported and skipped; the exit status is 2 if any was.
+
+    \b
     Example: trtlog ingest nightly/ --out builds.parquet --jobs 8
     """
     from trtlog.cli.progress import IngestProgress
@@ -99,10 +102,13 @@ def query(
     out: OutOption = None,
     allow_files: AllowFilesOption = False,
 ) -> None:
-    """Run SQL (DuckDB) over a dataset: every table is a view of the same name, with the
-    columns build_id, source_path, tensorrt_version, gpu, model, precision_flags and log_date
-    on every row. The SQL reads the dataset's files and no others unless --allow-files.
+    """Run SQL (DuckDB) over a dataset.
 
+    Every table is a view of the same name, with the columns build_id, source_path,
+    tensorrt_version, gpu, model, precision_flags and log_date on every row. The SQL reads the
+    dataset's files and no others unless --allow-files.
+
+    \b
     Example: trtlog query nightly "SELECT model, avg(build_seconds) FROM builds GROUP BY model"
     """
     from trtlog.dataset import Dataset
@@ -123,8 +129,10 @@ def trends(
     out: OutOption = None,
     allow_files: AllowFilesOption = False,
 ) -> None:
-    """Build time, engine latency and FP32 fallback count per model, TensorRT version and GPU,
-    day by day."""
+    """Build time, latency and FP32 fallbacks, day by day.
+
+    Per model, TensorRT version and GPU.
+    """
     from trtlog.dataset import Dataset
     from trtlog.dataset.sql import trends as trends_table
 
@@ -142,9 +150,12 @@ def regressions(
     out: OutOption = None,
     allow_files: AllowFilesOption = False,
 ) -> None:
-    """The layers whose chosen-tactic time or profiled time grew most from the --baseline
-    TensorRT version to another, for the same model and GPU.
+    """The layers whose time grew most between TensorRT versions.
 
+    The chosen-tactic time or profiled time, from the --baseline TensorRT version to another,
+    for the same model and GPU.
+
+    \b
     Example: trtlog regressions builds.parquet --baseline 10.3.0
     """
     from trtlog.dataset import Dataset
@@ -161,9 +172,12 @@ def regressions(
 
 @app.command()
 def compact(dataset: DatasetArgument) -> None:
-    """Merge the files that earlier ingest runs left in each partition into one per table and
-    partition, in one step that a crash cannot leave half done.
+    """Merge the small files of earlier ingest runs.
 
+    The files earlier ingest runs left in each partition become one per table and partition,
+    in one step that a crash cannot leave half done.
+
+    \b
     Example: trtlog compact builds.parquet
     """
     from trtlog.dataset import Dataset

@@ -56,10 +56,12 @@ def parse(
         bool, typer.Option("--quiet", "-q", help="No progress bar while a large log is parsed.")
     ] = False,
 ) -> None:
-    """Parse a TensorRT log into typed events and summarise it; it becomes the current log for
-    the query commands (stages, tactics, fusions, ...). LOG may also be a trtexec JSON export
-    or a `trtlog build` run folder.
+    """Parse a TensorRT log into typed events and summarise it.
 
+    The log becomes the current one for the query commands (stages, tactics, fusions, ...).
+    LOG may also be a trtexec JSON export or a `trtlog build` run folder.
+
+    \b
     Example: trtlog parse build.log --layers layers.json --profile profile.json
     """
     from trtlog.cli.parse_output import write_parse_output

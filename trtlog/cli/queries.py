@@ -187,7 +187,10 @@ def stages(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """Layer count per optimisation stage, build by build (10.x: backend strategy by strategy)."""
+    """Layer count per optimisation stage, build by build.
+
+    10.x logs count them backend strategy by strategy.
+    """
     show(log, output_format, out, wide=wide, build=build, view_keys=("stages",))
 
 
@@ -205,8 +208,11 @@ def tactics(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """The chosen tactic of every layer, or with --layer every tactic timed for that layer.
+    """The chosen tactic of every layer, or one layer's timings.
 
+    With --layer, every tactic timed for that layer.
+
+    \b
     Example: trtlog tactics --layer Conv_0
     """
     if layer is None:
@@ -253,7 +259,10 @@ def reformats(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """Reformat layers: where they were inserted, the formats they convert, what they cost."""
+    """Reformat layers: where, which formats, at what cost.
+
+    Where each was inserted, the formats it converts, and what it costs.
+    """
     show(log, output_format, out, wide=wide, build=build, view_keys=("reformats",))
 
 
@@ -277,8 +286,10 @@ def perf(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """The performance summary, the per-layer profile and, from --exportTimes, the
-    per-iteration times."""
+    """Performance summary, per-layer profile, per-iteration times.
+
+    The per-iteration times come from trtexec's --exportTimes file.
+    """
     show(log, output_format, out, wide=wide, build=build, view_keys=("perf", "profile", "times"))
 
 
@@ -296,7 +307,10 @@ def layers(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """The engine's layers with their precision, formats, kernel and profile time."""
+    """The engine's layers: precision, formats, kernel, time.
+
+    Each layer with its precision, formats, kernel and profiled time.
+    """
     show(
         log, output_format, out, wide=wide, build=build, view_keys=("layers",), precision=precision
     )
@@ -310,10 +324,13 @@ def precision(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """Which layers run in which precision: per layer, per precision and layer type, the layers
-    running wider than the build asked for (FP32 in an INT8 or FP16 build) with TensorRT's
-    reason where the log gives one, and the reformats that convert data types.
+    """Which layers run in which precision, and which run wider.
 
+    Per layer, per precision and layer type, the layers running wider than the build asked
+    for (FP32 in an INT8 or FP16 build) with TensorRT's reason where the log gives one, and
+    the reformats that convert data types.
+
+    \b
     Example: trtlog precision --log build.log
     """
     keys = ("precision_layers", "precision_counts", "precision_types", "wider", "conversions")
@@ -328,10 +345,13 @@ def kernels(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """The engine's kernels grouped by what their names say: library, operation, precision,
-    tile and tensor-core use, with layer counts and time. Each kernel's whole anatomy is in the
-    kernel_* columns of the tactics, choices and layers tables.
+    """The engine's kernels grouped by what their names say.
 
+    Library, operation, precision, tile and tensor-core use, with layer counts and time. Each
+    kernel's whole anatomy is in the kernel_* columns of the tactics, choices and layers
+    tables.
+
+    \b
     Example: trtlog kernels --log build.log
     """
     show(log, output_format, out, wide=wide, build=build, view_keys=("kernels",))

@@ -59,9 +59,12 @@ def timeline(
     out: OutOption = None,
     wide: WideOption = False,
 ) -> None:
-    """Where the build's time went: phases in order, the share spent autotuning, and the layers
-    that took longest to tune.
+    """Where the build's time went.
 
+    The phases in order, the share spent autotuning, and the layers that took longest to
+    tune.
+
+    \b
     Example: trtlog timeline --top 20 --plot timeline.svg
     """
     build_log = show(
@@ -93,8 +96,11 @@ def plot(
     top: TopOption = 20,
     log: LogOption = None,
 ) -> None:
-    """Draw a plot: timeline, stages, tactics, profile, memory or precision.
+    """Draw a plot: timeline, stages, tactics, memory and more.
 
+    KIND is timeline, stages, tactics, profile, memory or precision.
+
+    \b
     Example: trtlog plot tactics --out tactics.svg
     """
     build_log = load_build_log(log)
@@ -108,9 +114,12 @@ def report(
     top: TopOption = 20,
     log: LogOption = None,
 ) -> None:
-    """One self-contained HTML report: summary, stages, timeline, tactics, fusions, reformats,
-    memory, performance and warnings, with the plots inlined.
+    """One self-contained HTML report, with the plots inlined.
 
+    Summary, stages, timeline, tactics, fusions, reformats, memory, performance and
+    warnings.
+
+    \b
     Example: trtlog report --log build.log -o report.html
     """
     from trtlog.report import write_report
@@ -133,9 +142,11 @@ def graph(
     radius: Annotated[int, typer.Option("--radius", help="How many tensors away.")] = 3,
     log: LogOption = None,
 ) -> None:
-    """The engine's layers and the tensors between them, coloured by precision. SVG and PNG
-    need Graphviz's dot; the dot text needs nothing.
+    """The engine's layers and tensors, coloured by precision.
 
+    SVG and PNG need Graphviz's dot; the dot text needs nothing.
+
+    \b
     Example: trtlog graph -o engine.svg --around Conv_0 --radius 2
     """
     from trtlog.analysis.queries import NoMatch, match_layers

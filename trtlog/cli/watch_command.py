@@ -34,14 +34,17 @@ def watch(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
 ) -> None:
-    """Follow a log as it is written, like tail -f: phase, layer being tuned, layers tuned out
-    of the total, tactics timed, slowest layers, warnings and errors, time left.
+    """Follow a log as it is written, like tail -f.
+
+    Shows the phase, the layer being tuned, the layers tuned out of the total, the tactics
+    timed, the slowest layers, warnings and errors, and the time left.
 
     It ends when the build ends (&&&& PASSED or FAILED, Polygraphy's verdict, TensorRT-LLM's
     total build time, or the --engine file written), on Ctrl-C or after --timeout; then the log
     is parsed and becomes the current log. It waits for a file that does not exist yet and
     starts over when the file is truncated or replaced. --once prints the state and exits.
 
+    \b
     Example: trtexec --onnx=model.onnx --verbose > build.log & trtlog watch build.log
     """
     from trtlog.build.watch import watch as follow
