@@ -98,3 +98,27 @@ def test_with_types_of_a_column_the_table_lacks_fails_as_astype_does() -> None:
     table = pd.DataFrame({"build": [1.0]})
     with pytest.raises(KeyError):
         with_types(table, {"run": "Int64"})
+
+
+def test_empty_tables_are_typed_once_and_each_caller_gets_its_own() -> None:
+    """Most tables of a small log are empty: their typing is kept per set of columns and types,
+    and what one caller adds to its table is not in the next caller's."""
+    types = {"build": "Int64", "kept": "boolean"}
+
+    def empty() -> pd.DataFrame:
+        return pd.DataFrame({"build": [], "kept": [], "layer": []}, dtype=object)
+
+    first = with_types(empty(), types)
+    pd.testing.assert_frame_equal(first, empty().astype(types))
+    first["added"] = pd.Series([], dtype="float64")
+    second = with_types(empty(), types)
+    assert list(second.columns) == ["build", "kept", "layer"]
+    assert second.dtypes.to_dict() == first.drop(columns="added").dtypes.to_dict()
+    # Other types for the same columns: typed anew.
+    floats = with_types(empty(), {"build": "float64", "kept": "boolean"})
+    assert floats["build"].dtype == np.dtype("float64")
+    # typed_empty of an empty table: the same as before it was kept, whatever came between.
+    once, again = typed_empty(empty()), typed_empty(empty())
+    assert once is not again
+    pd.testing.assert_frame_equal(once, again)
+    assert once["kept"].dtype == pd.BooleanDtype() and once["build"].dtype == np.float64

@@ -302,22 +302,33 @@ def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
-    empty = {"flag": pd.array([], dtype=pd.BooleanDtype()), "number": np.empty(0, np.float64)}
+    from trtlog.analysis.columns import of_empty
+
     if len(table) or not table.columns.is_unique:
+        wanted = {"flag": pd.BooleanDtype(), "number": np.dtype(np.float64)}
         types = {
-            column: empty[kind].dtype
+            column: wanted[kind]
             for column in table.columns
-            if (kind := column_kind(str(column))) in empty
+            if (kind := column_kind(str(column))) in wanted
         }
         return table.astype(types)
-    # Made from empty arrays: the same table as ``astype`` makes, without its work per column.
-    columns = {}
-    for column, dtype in table.dtypes.items():
-        typed = empty.get(column_kind(str(column)))
-        if typed is None or dtype == typed.dtype:
-            columns[column] = table[column].array
-        else:
-            columns[column] = typed.copy()
+    # Once per set of columns and types: most tables of a small log are empty.
+    return of_empty(table, _retyped_empty)
+
+
+def _retyped_empty(table: pd.DataFrame) -> pd.DataFrame:
+    """Made from empty arrays: the same table as ``astype`` makes, without its work per
+    column."""
+    import numpy as np
+    import pandas as pd
+
+    wanted = {"flag": pd.BooleanDtype(), "number": np.dtype(np.float64)}
+    columns = {
+        column: pd.array([], dtype=wanted[kind])
+        if (kind := column_kind(str(column))) in wanted and dtype != wanted[kind]
+        else table[column].array
+        for column, dtype in table.dtypes.items()
+    }
     return pd.DataFrame(columns, index=table.index, copy=False)
 
 

@@ -15,7 +15,7 @@ that read a log, so that commands that read no log never load it.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -159,11 +159,45 @@ def ranks_within(values: np.ndarray, groups: np.ndarray) -> pd.arrays.IntegerArr
 def with_types(frame: pd.DataFrame, types: Mapping[str, Any]) -> pd.DataFrame:
     """``frame.astype(types)``: the same table, each column converted as ``astype`` converts
     it, put together without ``astype``'s join of the columns."""
-    import pandas as pd
 
     columns = frame.columns
     if not columns.is_unique or any(name not in columns for name in types):
         return frame.astype(types)
+    if not len(frame):
+        # Most tables of a small log are empty.
+        try:
+            return of_empty(frame, lambda empty: _typed(empty, types), tuple(types.items()))
+        except TypeError:  # a type that is no dictionary key
+            pass
+    return _typed(frame, types)
+
+
+# Tables made of empty tables by ``of_empty``: by what made them, and the empty table's columns
+# and their types.
+_OF_EMPTY: dict[tuple[Any, ...], pd.DataFrame] = {}
+
+
+def of_empty(
+    table: pd.DataFrame, make: Callable[[pd.DataFrame], pd.DataFrame], *key: Hashable
+) -> pd.DataFrame:
+    """``make(table)`` of an empty ``table``, made once per function, ``key`` and set of
+    columns and types: each caller gets its own (shallow) copy."""
+    import pandas as pd
+
+    if len(table) or type(table.index) is not pd.RangeIndex:
+        return make(table)
+    code = getattr(make, "__code__", make)
+    whole_key = (code, *key, tuple(table.columns), tuple(table.dtypes))
+    made = _OF_EMPTY.get(whole_key)
+    if made is None:
+        made = _OF_EMPTY[whole_key] = make(table)
+    return made.copy(deep=False)
+
+
+def _typed(frame: pd.DataFrame, types: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
+    columns = frame.columns
     typed = {
         name: frame[name].astype(types[name]) if name in types else frame[name] for name in columns
     }
@@ -174,6 +208,7 @@ __all__ = [
     "TextColumn",
     "distinct_names",
     "numbers",
+    "of_empty",
     "ranks_within",
     "tactic_texts",
     "with_types",

@@ -353,6 +353,12 @@ def _sorted_codes(values: list[object]) -> tuple[np.ndarray, list[object]]:
 
 def with_kernel_columns(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (with a ``kernel`` column) with the ``KERNEL_COLUMNS`` added at its end."""
+    from trtlog.analysis.columns import of_empty
+
+    return of_empty(table, _with_kernel_columns)
+
+
+def _with_kernel_columns(table: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     return pd.concat([table, kernel_columns(table["kernel"])], axis=1)
