@@ -1,7 +1,8 @@
 //! The guards of the forms the core claims: per grammar rule, the terminals Lark's lexer tries
 //! before the rule's first one (sent by the Python side, which reads the order from the parser).
 
-use regex::RegexSet;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input, MatchKind};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -12,39 +13,80 @@ use crate::forms::Kind;
 /// would take it otherwise). A rule without guards, or whose guards do not compile, is never
 /// claimed.
 ///
-/// Each rule's guards are compiled into one anchored set of their own, when a body is first
-/// checked against them (a log may never reach trtexec's own messages): a set of only the
-/// terminals before the rule's first says "no" as soon as none of them can still match,
-/// where a set shared by all the rules of a start rule would have to be read to the end of
-/// every line to tell which of its terminals matched first.
+/// The lexer tries the terminals of a start rule in one order, so the guards of the rules
+/// claimed in one start rule's messages are the first few of one list: each such list is
+/// compiled once, as one expression of many patterns, when a body is first checked against it
+/// (a log may never reach trtexec's own messages). Searched leftmost-first from the body's
+/// start, it gives the first pattern of the list that matches there, which tells every rule of
+/// the list at once: a rule is guarded by the patterns before its own first terminal.
 #[derive(Clone, Debug, Default)]
 pub struct Guards {
+    lists: Vec<GuardList>,
     rules: HashMap<String, Guard>,
 }
 
-/// A rule's guards, compiled when first needed (None where they do not compile).
-#[derive(Clone, Debug)]
-struct Guard {
+/// A list of guards, compiled when first needed (None where it does not compile).
+#[derive(Clone, Debug, Default)]
+struct GuardList {
     patterns: Vec<String>,
-    compiled: OnceLock<Option<RegexSet>>,
+    compiled: OnceLock<Option<Regex>>,
 }
 
-fn anchored_set(patterns: &[String]) -> Option<RegexSet> {
-    RegexSet::new(patterns.iter().map(|pattern| format!(r"\A(?:{pattern})"))).ok()
+/// A rule's guards: the first `count` patterns of list `list`; compiled alone where the
+/// whole list does not compile (a pattern after the rule's own must not stop its claims).
+#[derive(Clone, Debug)]
+struct Guard {
+    list: usize,
+    count: usize,
+    alone: OnceLock<Option<Regex>>,
+}
+
+/// `patterns` as one expression, each matched at the start of a text; leftmost-first, so that
+/// a search reports the first of the patterns that match there.
+fn anchored_list(patterns: &[String]) -> Option<Regex> {
+    let config = Regex::config().match_kind(MatchKind::LeftmostFirst);
+    Regex::builder().configure(config).build_many(patterns).ok()
+}
+
+/// The first pattern of `list` that matches at the start of `body`, if any.
+fn first_match(list: &Regex, body: &str) -> Option<usize> {
+    let input = Input::new(body).anchored(Anchored::Yes);
+    list.search(&input).map(|found| found.pattern().as_usize())
+}
+
+impl GuardList {
+    fn compiled(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| anchored_list(&self.patterns))
+            .as_ref()
+    }
 }
 
 impl Guards {
     /// `guards`: (rule, its patterns, each matched at the body's start).
     pub fn new(guards: &[(String, Vec<String>)]) -> Guards {
-        let rules = guards
-            .iter()
-            .map(|(rule, patterns)| {
-                let compiled = OnceLock::new();
-                let patterns = patterns.clone();
-                (rule.clone(), Guard { patterns, compiled })
-            })
-            .collect();
-        Guards { rules }
+        let mut longest_first: Vec<&(String, Vec<String>)> = guards.iter().collect();
+        longest_first.sort_by_key(|(_, patterns)| std::cmp::Reverse(patterns.len()));
+        let mut lists: Vec<GuardList> = Vec::new();
+        let mut rules = HashMap::new();
+        for (rule, patterns) in longest_first {
+            let list = match lists
+                .iter()
+                .position(|list| list.patterns.starts_with(patterns))
+            {
+                Some(list) => list,
+                None => {
+                    lists.push(GuardList {
+                        patterns: patterns.clone(),
+                        compiled: OnceLock::new(),
+                    });
+                    lists.len() - 1
+                }
+            };
+            let (count, alone) = (patterns.len(), OnceLock::new());
+            rules.insert(rule.clone(), Guard { list, count, alone });
+        }
+        Guards { lists, rules }
     }
 
     /// No terminal comes before any rule's (for tests of the forms alone).
@@ -57,11 +99,21 @@ impl Guards {
             .chain(crate::tuning::RULES.iter())
             .chain(crate::runs::RULES.iter())
             .map(|rule| {
-                let (patterns, compiled) = (Vec::new(), OnceLock::new());
-                (rule.to_string(), Guard { patterns, compiled })
+                let alone = OnceLock::new();
+                (
+                    rule.to_string(),
+                    Guard {
+                        list: 0,
+                        count: 0,
+                        alone,
+                    },
+                )
             })
             .collect();
-        Guards { rules }
+        Guards {
+            lists: Vec::new(),
+            rules,
+        }
     }
 
     /// Whether a body of grammar rule `rule` may be claimed.
@@ -69,11 +121,21 @@ impl Guards {
         let Some(guard) = self.rules.get(rule) else {
             return false;
         };
-        if guard.patterns.is_empty() {
+        if guard.count == 0 {
             return true;
         }
-        let set = guard.compiled.get_or_init(|| anchored_set(&guard.patterns));
-        set.as_ref().is_some_and(|set| !set.is_match(body))
+        let Some(list) = self.lists.get(guard.list) else {
+            return false;
+        };
+        let Some(compiled) = list.compiled() else {
+            let alone = guard
+                .alone
+                .get_or_init(|| anchored_list(&list.patterns[..guard.count]));
+            return alone
+                .as_ref()
+                .is_some_and(|alone| first_match(alone, body).is_none());
+        };
+        first_match(compiled, body).is_none_or(|first| first >= guard.count)
     }
 }
 

@@ -52,6 +52,7 @@ fn the_rules_of_two_start_rules_are_guarded_by_their_own_lists() {
         ),
         ("fastest_tactic".into(), vec!["Fastest".into()]),
     ]);
+    assert_eq!(guards.lists.len(), 2);
     assert!(guards.clear("trace_average", "Average on 10 runs"));
     assert!(!guards.clear("tactic_timing", "Average on 10 runs"));
     assert!(!guards.clear("trace_average", "Tactic: 0x1 Time: 1"));
@@ -67,4 +68,23 @@ fn a_pattern_that_does_not_compile_stops_only_the_rules_it_guards() {
     assert!(guards.clear("fastest_tactic", "Fastest Tactic: 0x1 Time: 1"));
     assert!(!guards.clear("fastest_tactic", "Skipping x"));
     assert!(!guards.clear("timing_runner", "--------------- Timing Runner: c (R)"));
+}
+
+#[test]
+fn the_first_pattern_of_a_list_that_matches_tells_not_the_longest() {
+    // The lexer tries "a" before "abc": a rule guarded by "a" alone is not claimed for "abc",
+    // though "abc" is the longer match.
+    let guards = Guards::new(&[
+        ("fastest_tactic".into(), vec!["a".into()]),
+        ("timing_runner".into(), vec!["a".into(), "abc".into()]),
+        (
+            "tactic_timing".into(),
+            vec!["a".into(), "abc".into(), "x".into()],
+        ),
+    ]);
+    assert!(!guards.clear("fastest_tactic", "abc"));
+    assert!(!guards.clear("timing_runner", "abc"));
+    assert!(guards.clear("fastest_tactic", "xyz"));
+    assert!(guards.clear("timing_runner", "xyz"));
+    assert!(!guards.clear("tactic_timing", "xyz"));
 }
