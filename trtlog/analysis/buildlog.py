@@ -7,7 +7,7 @@ the module that builds it (``trtlog.analysis.<module>``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -200,17 +200,29 @@ class BuildLog:
     def tables(self) -> dict[str, pd.DataFrame]:
         return {name: self.table(name) for name in TABLES}
 
+    def table_frames(self, name: str, rows: int) -> Iterable[pd.DataFrame]:
+        """Table ``name`` in frames of at most ``rows`` rows, for writing: the tactics table of
+        a log just read is made a range of rows at a time and never held whole (millions of
+        rows for a large build); any other table is one frame, whole."""
+        if (
+            name == "tactics"
+            and name not in self._tables
+            and self._whole is None
+            and self._stored is None
+        ):
+            frames = self._table_stream().tactic_frames()
+            if frames.rows:
+                return frames.frames(rows)
+        return [self.table(name)]
+
     def _compute(self, name: str) -> None:
         from trtlog.analysis.fusions import fusions_table
         from trtlog.analysis.layers import layers_table
         from trtlog.analysis.memory import memory_tables
         from trtlog.analysis.precision import precision_table, requested_precisions
-        from trtlog.analysis.stream import TableStream
         from trtlog.events.index import EventIndex
 
-        if self._stream is None:
-            self._stream = TableStream().feed_all(self.events)
-        stream = self._stream
+        stream = self._table_stream()
         # Every table but these is built from the events the stream kept.
         if self._kept is None or not self._kept.covers(stream.events):
             self._kept = EventIndex(stream.events)
@@ -218,7 +230,8 @@ class BuildLog:
         if name == "tactics":
             self._tables["tactics"] = stream.tactics_table()
         elif name == "choices":
-            self._tables["choices"] = stream.choices_table(self.table("tactics"))
+            # From the tactics table where it is made already, else from the columns it reads.
+            self._tables["choices"] = stream.choices_table(self._tables.get("tactics"))
         elif name == "timeline":
             self._tables["timeline"] = stream.timeline_table()
         elif name in ("memory", "memory_totals"):
@@ -236,6 +249,13 @@ class BuildLog:
             module, _, function = _SIMPLE[name].rpartition(".")
             builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
             self._tables[name] = builder(events)
+
+    def _table_stream(self) -> TableStream:
+        from trtlog.analysis.stream import TableStream
+
+        if self._stream is None:
+            self._stream = TableStream().feed_all(self.events)
+        return self._stream
 
     engine_builds = _Table()
     stages = _Table()

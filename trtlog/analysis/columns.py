@@ -70,17 +70,31 @@ class TextColumn:
         ``repeats`` times over when given."""
         import pandas as pd
 
+        codes, categories = self.sorted_codes()
+        if repeats is not None:
+            codes = np.repeat(codes, repeats)
+        return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+
+    def sorted_codes(self) -> tuple[np.ndarray, list[str]]:
+        """Each value's code among the distinct values in sorted order (-1: missing), and
+        those values."""
+        kept, remap, categories = self.kept_codes()
+        return remap[kept], categories
+
+    def kept_codes(self) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The codes as kept (in the order the values were first seen; -1: missing), what each
+        becomes among the distinct values in sorted order (``remap[code]``), and those values:
+        for a column of millions of values, made into sorted codes a range at a time."""
         categories = list(self._codes)
         order = sorted(range(len(categories)), key=categories.__getitem__)
         remap = np.empty(len(categories) + 1, dtype=np.int32)
         remap[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
         remap[-1] = -1
-        values = np.frombuffer(self._values, dtype=np.int32) if len(self._values) else None
-        codes = remap[values] if values is not None else np.empty(0, dtype=np.int32)
-        if repeats is not None:
-            codes = np.repeat(codes, repeats)
-        return pd.Categorical.from_codes(
-            codes, categories=[categories[index] for index in order], validate=False
+        kept = np.frombuffer(self._values, dtype=np.int32) if len(self._values) else None
+        return (
+            kept if kept is not None else np.empty(0, dtype=np.int32),
+            remap,
+            [categories[index] for index in order],
         )
 
 

@@ -24,6 +24,8 @@ from trtlog.parse.items import Item, LineBlock
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.analysis.tactic_frames import TacticFrames
+
 # Per event class: whether it is an autotuning event, and whether it carries a build number
 # that decides whether it is kept.
 _BUILD_RULE: dict[type, tuple[bool, bool]] = {}
@@ -39,6 +41,7 @@ class TableStream:
         self.families: Counter[str] = Counter()
         # The build and strategy of the last kept event numbered by build.
         self._build: tuple[int | None, int | None] | None = None
+        self._frames: TacticFrames | None = None
 
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
@@ -84,25 +87,53 @@ class TableStream:
 
     # One by one, so that a table can be written while the next is built (``Store``).
     def tactics_table(self) -> pd.DataFrame:
-        from trtlog.analysis.engine_tactics import engine_tactics, in_engine
-        from trtlog.analysis.kernel_names import with_kernel_columns
+        return self.tactic_frames().whole()
 
-        tactics = self.tactics.tactics_table()
-        tactics["in_engine"] = in_engine(tactics, engine_tactics(self.events), tactics["chosen"])
-        return with_kernel_columns(tactics)
+    def tactic_frames(self) -> TacticFrames:
+        """The tactics table, to be made a range of rows at a time (once the log is read)."""
+        from trtlog.analysis.engine_tactics import engine_tactics
+        from trtlog.analysis.tactic_frames import TacticFrames
 
-    def choices_table(self, tactics: pd.DataFrame) -> pd.DataFrame:
-        """The choices, given the ``tactics_table``."""
+        if self._frames is None or self._frames.rows != self.tactics.timed:
+            self._frames = TacticFrames(self.tactics.timings(), engine_tactics(self.events))
+        return self._frames
+
+    def choices_table(self, tactics: pd.DataFrame | None = None) -> pd.DataFrame:
+        """The choices, from the ``tactics_table`` where it is made already, else from the
+        columns of it that they read."""
+
         from trtlog.analysis.choices import choices_frame
         from trtlog.analysis.engine_tactics import engine_tactics, in_engine
         from trtlog.analysis.kernel_names import with_kernel_columns
 
-        choices = choices_frame(tactics, self.tactics.choice_columns())
+        if tactics is not None:
+            choices = choices_frame(tactics, self.tactics.choice_columns())
+        else:
+            # Part by part: each holds whole format combinations and their choices.
+            frames = self.tactic_frames()
+            parts = [
+                choices_frame(frames.choice_inputs(start, stop), rows)
+                for start, stop, rows in frames.parts()
+            ]
+            made = [part for part in parts if not part.empty]
+            choices = _joined(made) if made else parts[0]
         choices["in_engine"] = in_engine(choices, engine_tactics(self.events))
         return with_kernel_columns(choices)
 
     def timeline_table(self) -> pd.DataFrame:
         return self.timeline.table()
+
+
+def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """``parts`` one after another, each column of the type it has made in one piece: pandas
+    types a text column with no text in a part as objects, which ``concat`` would keep."""
+    import pandas as pd
+
+    joined = pd.concat(parts, ignore_index=True)
+    for column in joined.columns:
+        if joined[column].dtype == object and any(part[column].dtype != object for part in parts):
+            joined[column] = joined[column].infer_objects()
+    return joined
 
 
 __all__ = ["TableStream"]

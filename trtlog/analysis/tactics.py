@@ -26,12 +26,10 @@ from array import array
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
+from trtlog.analysis.columns import TextColumn
 from trtlog.analysis.combinations import ChoiceRows, Combination
 from trtlog.analysis.kernel_names import KERNEL_COLUMNS
-from trtlog.analysis.tactic_marks import chosen_marks, fastest_marks, timed
+from trtlog.analysis.tactic_frames import MISSING, TIMING_COLUMNS, CollectedTimings
 from trtlog.events import (
     AutotuningEvent,
     ChoseRunner,
@@ -48,32 +46,8 @@ from trtlog.parse.items import Item, LineBlock
 if TYPE_CHECKING:
     import pandas as pd
 
-# The columns the collector builds; the kernel's anatomy is added to them (``TACTIC_COLUMNS``).
-TIMING_COLUMNS = [
-    "run",
-    "build",
-    "strategy",
-    "combination",
-    "layer",
-    "formats",
-    "runner",
-    "runner_id",
-    "block",
-    "tactic",
-    "kernel",
-    "time_ms",
-    "skip_reason",
-    "rank",
-    "fastest",
-    "chosen",
-    "in_engine",
-    "line",
-]
 TACTIC_COLUMNS = [*TIMING_COLUMNS, *KERNEL_COLUMNS]
-_NO_RUNNER_ID = -1
 _LARGEST_ID = (1 << 63) - 1
-# A missing run, build or strategy in the typed arrays.
-_NONE = -1
 _NOTES_TIME = (TacticTiming, TacticSkipped, FastestTactic, RunnerSkipped, ChoseRunner)
 
 
@@ -219,9 +193,9 @@ class TacticCollector:
         run, build, strategy, layer, formats, runner, runner_id = context
         self._count.append(count)
         self._first_line.append(first_line)
-        self._run.append(_NONE if run is None else run)
-        self._build.append(_NONE if build is None else build)
-        self._strategy.append(_NONE if strategy is None else strategy)
+        self._run.append(MISSING if run is None else run)
+        self._build.append(MISSING if build is None else build)
+        self._strategy.append(MISSING if strategy is None else strategy)
         self._combination_column.append(self._combination)
         self._block_column.append(self._block)
         self._layer.append(layer)
@@ -229,7 +203,7 @@ class TacticCollector:
         self._runner.append(runner)
         # A runner id beyond 64 bits (a corrupted log) has no value, as none.
         fits = runner_id is not None and 0 <= runner_id <= _LARGEST_ID
-        self._runner_id.append(runner_id if fits else _NO_RUNNER_ID)
+        self._runner_id.append(runner_id if fits else MISSING)
 
     def _add_timing(self, timing: TacticTiming) -> None:
         context = (timing.run, timing.build, timing.strategy, timing.layer, timing.formats,
@@ -267,68 +241,30 @@ class TacticCollector:
         tactics = self.tactics_table()
         return tactics, choices_frame(tactics, self.choice_columns())
 
+    @property
+    def timed(self) -> int:
+        """The tactic timings read so far."""
+        return len(self._tactic)
+
     def tactics_table(self) -> pd.DataFrame:
-        """The ``tactics`` table alone."""
-        import pandas as pd
+        """The ``tactics`` table alone, none of its rows ``in_engine``
+        (``trtlog.analysis.stream.TableStream.tactics_table`` marks them)."""
+        from trtlog.analysis.tactic_frames import TacticFrames
 
-        counts = numbers(self._count, "int64")
+        return TacticFrames(self.timings()).whole()
 
-        def repeated(values: array[int]) -> np.ndarray:
-            return np.repeat(numbers(values, "int64"), counts)
-
-        block = repeated(self._block_column)
-        combination = repeated(self._combination_column)
-        tactic = numbers(self._tactic, "uint64")
-        time = timed(numbers(self._time, "float64"))
-        runner = self._runner.categorical(counts)
-        runner_id = repeated(self._runner_id)
-
-        def nullable(values: array[int]) -> pd.arrays.IntegerArray:
-            numbers_of = repeated(values)
-            return pd.arrays.IntegerArray(numbers_of, numbers_of == _NONE)
-
-        # Each segment's lines are consecutive.
-        starts = np.cumsum(counts) - counts
-        line = np.repeat(numbers(self._first_line, "int64") - starts, counts) + np.arange(
-            len(tactic), dtype="int64"
-        )
-        rank = ranks_within(time, block)
-        fastest = fastest_marks(
-            block, tactic, rank, self._block, self._fastest_block, self._fastest_tactic
-        )
-        columns = {
-            "run": nullable(self._run),
-            "build": nullable(self._build),
-            "strategy": nullable(self._strategy),
-            "combination": combination,
-            "layer": self._layer.categorical(counts),
-            "formats": self._formats.categorical(counts),
-            "runner": runner,
-            "runner_id": pd.arrays.IntegerArray(runner_id, runner_id == _NO_RUNNER_ID),
-            "block": block,
-            "tactic": tactic_texts(tactic),
-            "kernel": self._kernel.categorical(),
-            "time_ms": time,
-            "skip_reason": self._skip_reasons(block, tactic),
-            "rank": rank,
-            "fastest": fastest,
-            "chosen": chosen_marks(combination, runner, tactic, self.choice_columns()),
-            # Set from the engine's listings by ``TableStream``.
-            "in_engine": np.zeros(len(tactic), dtype=bool),
-            "line": line,
-        }
-        return pd.DataFrame({name: columns[name] for name in TIMING_COLUMNS}, copy=False)
-
-    def _skip_reasons(self, block: np.ndarray, tactic: np.ndarray) -> pd.Categorical:
-        import pandas as pd
-
-        codes = np.full(len(tactic), -1, dtype="int8")
-        if self._fast_skipped:
-            blocks = np.array(sorted({number for number, _ in self._fast_skipped}))
-            for position in np.flatnonzero(np.isin(block, blocks)):
-                if (int(block[position]), int(tactic[position])) in self._fast_skipped:
-                    codes[position] = 0
-        return pd.Categorical.from_codes(codes, categories=["time limit"])
+    def timings(self) -> CollectedTimings:
+        """What was read so far, as the tactics table is made of it."""
+        return CollectedTimings(
+            counts=self._count, first_lines=self._first_line, runs=self._run,
+            builds=self._build, strategies=self._strategy,
+            combinations=self._combination_column, blocks=self._block_column,
+            runner_ids=self._runner_id, layers=self._layer, formats=self._formats,
+            runners=self._runner, tactics=self._tactic, times=self._time, kernels=self._kernel,
+            last_block=self._block, fastest_blocks=self._fastest_block,
+            fastest_tactics=self._fastest_tactic, fast_skipped=frozenset(self._fast_skipped),
+            choices=self.choice_columns(),
+        )  # fmt: skip
 
 
 __all__ = ["TACTIC_COLUMNS", "Combination", "TacticCollector"]

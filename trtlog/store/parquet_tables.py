@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,29 +32,90 @@ def index_path(path: Path) -> Path:
 
 def write_table(table: pd.DataFrame, path: Path) -> None:
     """``table`` as ``path`` (Parquet), indexed by layer when it is large."""
-    import pandas as pd
-
-    # Columns that hold nothing but missing values have no type Parquet can infer. The table
-    # is not copied otherwise: a large log's tactics table has millions of rows.
-    untyped: dict[str, Any] = {
-        column: "string"
-        for column in table.columns
-        if table[column].dtype == object and table[column].isna().all()
-    }
-    # A categorical column without categories (every value missing) is written with text
-    # categories, so that it reads back as the categorical it was.
-    for column in table.columns:
-        dtype = table[column].dtype
-        if isinstance(dtype, pd.CategoricalDtype) and len(dtype.categories) == 0:
-            untyped[column] = pd.CategoricalDtype(pd.Index([], dtype="str"))
-    frame = table.astype(untyped) if untyped else table
+    frame = _storable(table)
     if len(frame) <= ROW_GROUP_ROWS or INDEXED_COLUMN not in frame.columns:
         frame.to_parquet(path, index=False)
         # An index left by an earlier store format would name row groups this file lacks.
         index_path(path).unlink(missing_ok=True)
         return
     _write_in_groups(frame, path)
-    index = row_groups_by_value(frame[INDEXED_COLUMN], ROW_GROUP_ROWS)
+    _write_index(row_groups_by_value(frame[INDEXED_COLUMN], ROW_GROUP_ROWS), path)
+
+
+def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
+    """The table that ``frames`` make one after another as ``path``, read back as
+    ``write_table`` writes it whole: for a table too large to be held whole. Each frame is one
+    row group (at most ``ROW_GROUP_ROWS`` rows); all have the same columns, and the same
+    categories in their categorical columns, the indexed one among them."""
+    import pyarrow as arrow
+    import pyarrow.parquet as parquet
+
+    pending = iter(frames)
+    first, second = next(pending, None), next(pending, None)
+    if first is None or second is None or INDEXED_COLUMN not in first.columns:
+        write_table(first if second is None else _joined([first, second, *pending]), path)
+        return
+    layers = first[INDEXED_COLUMN].cat.categories.tolist()
+    # Per layer (by its code), the row groups that hold it.
+    held: dict[int, list[int]] = {}
+    writer: Any = None
+    try:
+        for group, frame in enumerate(itertools.chain([first, second], pending)):
+            if len(frame) > ROW_GROUP_ROWS:
+                raise ValueError(f"a frame of {len(frame)} rows: at most {ROW_GROUP_ROWS}")
+            table = arrow.Table.from_pandas(_storable(frame), preserve_index=False)
+            if writer is None:
+                writer = parquet.ParquetWriter(path, table.schema, **_group_options(table.schema))
+            elif not table.schema.equals(writer.schema):
+                table = table.cast(writer.schema)
+            writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+            for code in _codes_held(frame[INDEXED_COLUMN].cat.codes.to_numpy(), len(layers)):
+                held.setdefault(code, []).append(group)
+    finally:
+        if writer is not None:
+            writer.close()
+    index = {layers[code]: held[code] for code in sorted(held) if isinstance(layers[code], str)}
+    _write_index(index, path)
+
+
+def _codes_held(codes: Any, count: int) -> list[int]:
+    """The codes (0..``count``-1) that ``codes`` holds, in order; missing values (-1) left out."""
+    import numpy as np
+
+    # Counted shifted by one: a missing value counts in the first bin.
+    counts = np.bincount(codes.astype(np.intp) + 1, minlength=count + 1)
+    held: list[int] = np.flatnonzero(counts[1:]).tolist()
+    return held
+
+
+def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.concat(frames, ignore_index=True)
+
+
+def _storable(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with a type Parquet can store for each column."""
+    import pandas as pd
+
+    # Columns that hold nothing but missing values have no type Parquet can infer. The table
+    # is not copied otherwise: a large log's tactics table has millions of rows.
+    dtypes = table.dtypes
+    untyped: dict[str, Any] = {
+        column: "string"
+        for column, dtype in dtypes.items()
+        if pd.api.types.is_object_dtype(dtype) and table[column].isna().all()
+    }
+    # A categorical column without categories (every value missing) is written with text
+    # categories, so that it reads back as the categorical it was.
+    for column, dtype in dtypes.items():
+        if isinstance(dtype, pd.CategoricalDtype) and len(dtype.categories) == 0:
+            untyped[column] = pd.CategoricalDtype(pd.Index([], dtype="str"))
+    return table.astype(untyped) if untyped else table
+
+
+def _write_index(index: dict[str, list[int]], path: Path) -> None:
+    """``index`` (layer -> its row groups) beside ``path``."""
     # Flat lists, not one list per layer: JSON reads a few long lists faster than many short.
     document = {
         "layers": list(index),
@@ -75,34 +137,36 @@ def _write_in_groups(frame: pd.DataFrame, path: Path) -> None:
     import pyarrow.parquet as parquet
 
     table = arrow.Table.from_pandas(frame, preserve_index=False)
+    parquet.write_table(table, path, row_group_size=ROW_GROUP_ROWS, **_group_options(table.schema))
+
+
+def _group_options(schema: Any) -> dict[str, Any]:
+    """Dictionaries for the text columns alone, and no minimum and maximum of the text columns
+    but the layer's: Parquet's defaults (both for every column) cost writing time for a file
+    no smaller."""
+    import pyarrow as arrow
+
     kinds = arrow.types
     text = [
         column.name
-        for column in table.schema
+        for column in schema
         if kinds.is_dictionary(column.type)
         or kinds.is_string(column.type)
         or kinds.is_large_string(column.type)
     ]
-    # Dictionaries for the text columns alone, and no minimum and maximum of the text columns
-    # but the layer's: Parquet's defaults (both for every column) cost writing time for a file
-    # no smaller.
-    parquet.write_table(
-        table,
-        path,
-        row_group_size=ROW_GROUP_ROWS,
-        use_dictionary=text,
-        write_statistics=[
+    return {
+        "use_dictionary": text,
+        "write_statistics": [
             column.name
-            for column in table.schema
+            for column in schema
             if column.name == INDEXED_COLUMN or column.name not in text
         ],
-    )
+    }
 
 
 def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[int]]:
     """For each distinct text value of ``column``, in ``distinct_names`` order, the numbers of
     the row groups of ``group_rows`` rows that hold it."""
-    import numpy as np
     import pandas as pd
 
     # Counted on integer codes, group by group: the text of millions of rows is never made.
@@ -112,10 +176,7 @@ def row_groups_by_value(column: pd.Series, group_rows: int) -> dict[str, list[in
         codes, names = pd.factorize(column)
     held: list[list[int]] = [[] for _ in names]
     for group, start in enumerate(range(0, len(codes), group_rows)):
-        # Codes shifted by one: a missing value (-1) counts in the first bin, left out.
-        shifted = codes[start : start + group_rows].astype(np.intp) + 1
-        counts = np.bincount(shifted, minlength=len(names) + 1)
-        for code in np.flatnonzero(counts[1:]).tolist():
+        for code in _codes_held(codes[start : start + group_rows], len(names)):
             held[code].append(group)
     return {
         name: groups

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trtlog.processes import default_jobs, die_with_parent, prepare
-from trtlog.store.parquet_tables import write_table
+from trtlog.store.parquet_tables import ROW_GROUP_ROWS, write_frames
 
 if TYPE_CHECKING:
     from trtlog.analysis.buildlog import BuildLog
@@ -83,8 +83,11 @@ def can_fork() -> bool:
 
 def _build_and_write(log: BuildLog, names: Sequence[str], folder: Path) -> None:
     with quick_handoffs(), ThreadPoolExecutor(1) as writing:
+        # Each table is built whole but the tactics table, made a row group at a time.
         writes = [
-            writing.submit(write_table, log.table(name), folder / f"{name}.parquet")
+            writing.submit(
+                write_frames, log.table_frames(name, ROW_GROUP_ROWS), folder / f"{name}.parquet"
+            )
             for name in names
         ]
         for write in writes:

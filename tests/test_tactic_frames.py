@@ -1,0 +1,130 @@
+"""The tactics table a range of rows at a time (``trtlog.analysis.tactic_frames``): its frames
+make the whole table, the choices made from the columns they read are those made from the whole
+table, and the store writes a large log's tactics table frame by frame, never whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import trtlog.store.parquet_tables
+from tests.conftest import corpus_dir
+from trtlog.analysis import TABLES, BuildLog
+from trtlog.analysis.stream import TableStream
+from trtlog.analysis.tactic_frames import TacticFrames
+from trtlog.store.parquet_tables import ParquetTables, index_path, write_frames, write_table
+from trtlog.store.sources import read_sources, resolve
+from trtlog.store.table_writing import write_tables
+
+# Builds with thousands of timings, engine layer listings (in-engine marks) and, in 8.6, tactics
+# stopped at the time limit; 8.5 with named kernels.
+_LOGS = [
+    "hackathon_trt10.16.1_trtexec_build_h100.log",
+    "hackathon_trt8.6.0_trtexec_build_rtx3090.log",
+    "lix_trt8.5.10_trtexec_rtx2000ada_qat_resnet18_detailed.log",
+]
+
+
+def _stream(name: str) -> tuple[TableStream, BuildLog]:
+    path = corpus_dir() / "logs" / name
+    if not path.is_file():
+        pytest.skip(f"corpus log {name} not found in {corpus_dir()}")
+    stream = TableStream()
+    shell = read_sources(resolve(str(path)), stream.feed)
+    return stream, BuildLog.from_stream(shell, stream)
+
+
+def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _LOGS)
+def test_the_frames_of_any_size_make_the_whole_table(name: str) -> None:
+    stream, _ = _stream(name)
+    frames = stream.tactic_frames()
+    whole = frames.whole()
+    assert len(whole) == frames.rows > 1000
+    # Frames that cut runner blocks, segments and format combinations anywhere.
+    for rows in (1, 7, 500, frames.rows):
+        pd.testing.assert_frame_equal(_joined(list(frames.frames(rows))), whole)
+    assert whole["chosen"].any() and whole["fastest"].any()
+    if "10.16" in name or "8.6" in name:
+        assert whole["in_engine"].any()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _LOGS)
+def test_marks_and_choices_worked_out_in_small_parts_are_those_of_one_part(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The corpus logs time fewer tactics than one part holds: one part, the whole table.
+    stream, _ = _stream(name)
+    whole = stream.tactics_table()
+    choices = stream.choices_table(whole)
+    assert len(choices) > 10
+    # Parts of about 50 rows: cut at hundreds of combinations and runner blocks.
+    monkeypatch.setattr("trtlog.analysis.tactic_frames.PART_ROWS", 50)
+    small = TableStream.__new__(TableStream)
+    small.__dict__.update(stream.__dict__)
+    small._frames = None
+    assert len(list(small.tactic_frames().parts())) > 10
+    pd.testing.assert_frame_equal(small.tactics_table(), whole)
+    pd.testing.assert_frame_equal(small.choices_table(), choices)
+
+
+@pytest.mark.slow
+def test_frames_written_one_by_one_read_back_as_the_whole_table_with_its_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream, _ = _stream(_LOGS[1])
+    frames = stream.tactic_frames()
+    whole = frames.whole()
+    group_rows = 300
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", group_rows)
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "whole").mkdir()
+    write_frames(frames.frames(group_rows), tmp_path / "frames" / "tactics.parquet")
+    write_table(whole, tmp_path / "whole" / "tactics.parquet")
+    for folder in ("frames", "whole"):
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / folder / "tactics.parquet"), whole)
+    indexes = [
+        json.loads(index_path(tmp_path / folder / "tactics.parquet").read_text())
+        for folder in ("frames", "whole")
+    ]
+    assert indexes[0] == indexes[1] and len(indexes[0]["layers"]) > 10
+    layer = str(whole["layer"].value_counts().index[0])
+    expected = whole[whole["layer"] == layer].reset_index(drop=True)
+    read = ParquetTables(tmp_path / "frames").read("tactics", where=("layer", [layer]))
+    pd.testing.assert_frame_equal(read, expected)
+
+
+def test_a_frame_larger_than_a_row_group_is_refused(tmp_path: Path) -> None:
+    rows = trtlog.store.parquet_tables.ROW_GROUP_ROWS + 1
+    layer = pd.Categorical(["a"] * rows)
+    frames = [pd.DataFrame({"layer": layer}), pd.DataFrame({"layer": layer})]
+    with pytest.raises(ValueError, match="at most"):
+        write_frames(frames, tmp_path / "tactics.parquet")
+
+
+@pytest.mark.slow
+def test_the_store_writes_a_large_tactics_table_frame_by_frame_never_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, log = _stream(_LOGS[0])
+    expected = _stream(_LOGS[0])[0].tactics_table()
+
+    def refused(frames: TacticFrames) -> pd.DataFrame:
+        raise AssertionError("the whole tactics table was made")
+
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 200)
+    monkeypatch.setattr("trtlog.store.table_writing.ROW_GROUP_ROWS", 200)
+    monkeypatch.setattr(TacticFrames, "whole", refused)
+    write_tables(log, tmp_path, list(TABLES), split=False)
+    stored = ParquetTables(tmp_path)
+    pd.testing.assert_frame_equal(stored.read("tactics"), expected)
+    assert len(expected) > 5 * 200
+    assert not stored.read("choices").empty
