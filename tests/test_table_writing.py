@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -169,3 +170,31 @@ def test_the_forked_process_writes_nothing_this_one_had_buffered(tmp_path: Path)
         assert writing._forked(lambda: None).succeeded()
         assert not writing._forked(fails).succeeded()
     assert path.read_text() == "once\n"
+
+
+@forking
+def test_the_modules_tables_need_are_loaded_before_the_fork(tmp_path: Path) -> None:
+    """Loaded after the fork, pandas and pyarrow would be loaded twice, in memory of each
+    process's own (a fresh interpreter: nothing the tests loaded counts)."""
+    code = f"""
+import os, sys
+from pathlib import Path
+import trtlog.store.table_writing as writing
+from trtlog.analysis import TABLES
+from trtlog.store.sources import resolve, stream_build_log
+log = stream_build_log(resolve({str(SAMPLE)!r}))
+before = [module for module in ("pandas", "pyarrow.parquet") if module in sys.modules]
+fork = os.fork
+def noted():
+    print(",".join(m for m in ("pandas", "pyarrow.parquet") if m in sys.modules), flush=True)
+    return fork()
+os.fork = noted
+writing.write_tables(log, Path({str(tmp_path)!r}), list(TABLES), split=True)
+print("before:" + ",".join(before), flush=True)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.split()
+    assert lines[0] == "pandas,pyarrow.parquet"
+    # The parse itself had loaded neither: they were loaded for the tables, before the fork.
+    assert lines[-1] == "before:"

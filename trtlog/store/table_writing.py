@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,8 @@ def write_tables(log: BuildLog, folder: Path, names: Sequence[str], split: bool)
     """Build the tables ``names`` of ``log`` and write each as ``folder/<name>.parquet``;
     ``split``: the side tables in a forked process, where this platform can fork."""
     side = [name for name in names if name in SIDE_TABLES] if split and can_fork() else []
+    if side:
+        load_table_modules()
     child = _forked(lambda: _build_and_write(log, side, folder)) if side else None
     try:
         _build_and_write(log, [name for name in names if name not in side], folder)
@@ -74,6 +77,19 @@ def write_tables(log: BuildLog, folder: Path, names: Sequence[str], split: bool)
         raise
     if child is not None and not child.succeeded():
         _build_and_write(log, side, folder)
+
+
+def load_table_modules() -> None:
+    """Import what building and writing the tables takes, here, before forking: a module first
+    imported after the fork is loaded by each process, in memory of its own (pandas and pyarrow
+    take about 100 MB), where one loaded before is shared."""
+    import pandas  # noqa: F401
+    import pyarrow.parquet  # noqa: F401
+
+    from trtlog.analysis import TABLES
+
+    for module in sorted(set(TABLES.values())):
+        import_module(f"trtlog.analysis.{module}")
 
 
 def can_fork() -> bool:
@@ -146,4 +162,11 @@ def _forked(work: Callable[[], None]) -> _Child:
         os._exit(status)
 
 
-__all__ = ["SIDE_TABLES", "WRITING_SWITCH_INTERVAL", "can_fork", "quick_handoffs", "write_tables"]
+__all__ = [
+    "SIDE_TABLES",
+    "WRITING_SWITCH_INTERVAL",
+    "can_fork",
+    "load_table_modules",
+    "quick_handoffs",
+    "write_tables",
+]
