@@ -99,12 +99,14 @@ def can_fork() -> bool:
 
 def _build_and_write(log: BuildLog, names: Sequence[str], folder: Path) -> None:
     with quick_handoffs(), ThreadPoolExecutor(1) as writing:
-        # Each table is built whole but the tactics table, made a row group at a time.
+        # Each table is built whole but the tactics table, made a row group at a time as it is
+        # written, after the others: not while the tables built from it are being built.
+        ordered = sorted(names, key=lambda name: name == "tactics")
         writes = [
             writing.submit(
                 write_frames, log.table_frames(name, ROW_GROUP_ROWS), folder / f"{name}.parquet"
             )
-            for name in names
+            for name in ordered
         ]
         for write in writes:
             write.result()
