@@ -215,6 +215,10 @@ def imports_by_name() -> dict[str, set[tuple[str, str]]]:
         "trtlog.parse": {
             (parse._HOMES.get(name, "trtlog.parse.pipeline"), name) for name in parse.__all__
         },
+        # The table builders, loaded before the side-table process is forked: whole modules.
+        "trtlog.store.table_writing": {
+            (f"trtlog.analysis.{module}", "__name__") for module in buildlog.TABLES.values()
+        },
     }
 
 

@@ -122,3 +122,40 @@ def test_empty_tables_are_typed_once_and_each_caller_gets_its_own() -> None:
     assert once is not again
     pd.testing.assert_frame_equal(once, again)
     assert once["kept"].dtype == pd.BooleanDtype() and once["build"].dtype == np.float64
+
+
+def test_an_empty_table_is_typed_once_per_set_of_columns_and_types(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import trtlog.analysis.columns as columns
+
+    typings: list[int] = []
+    typed = columns._typed
+
+    def counted(frame: pd.DataFrame, types: dict[str, object]) -> pd.DataFrame:
+        typings.append(1)
+        return typed(frame, types)
+
+    monkeypatch.setattr(columns, "_typed", counted)
+
+    def empty() -> pd.DataFrame:
+        return pd.DataFrame({"once_a": [], "once_b": []}, dtype=object)
+
+    for _ in range(3):
+        with_types(empty(), {"once_a": "Int64"})
+    assert len(typings) == 1
+    with_types(empty(), {"once_a": "float64"})
+    assert len(typings) == 2
+
+
+def test_categorical_types_that_compare_equal_keep_their_own_order() -> None:
+    def empty() -> pd.DataFrame:
+        return pd.DataFrame({"ordered_c": []}, dtype=object)
+
+    forward = with_types(empty(), {"ordered_c": pd.CategoricalDtype(["a", "b"])})
+    backward = with_types(empty(), {"ordered_c": pd.CategoricalDtype(["b", "a"])})
+    assert list(forward["ordered_c"].cat.categories) == ["a", "b"]
+    assert list(backward["ordered_c"].cat.categories) == ["b", "a"]
+    named = pd.DataFrame({"named_x": []}, dtype=object)
+    named.index.name = "i"
+    assert typed_empty(named).index.name == "i"

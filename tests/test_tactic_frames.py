@@ -128,3 +128,18 @@ def test_the_store_writes_a_large_tactics_table_frame_by_frame_never_whole(
     pd.testing.assert_frame_equal(stored.read("tactics"), expected)
     assert len(expected) > 5 * 200
     assert not stored.read("choices").empty
+
+
+def test_a_stream_read_on_after_its_tables_were_made_makes_them_anew() -> None:
+    from tests.conftest import SAMPLES, parse_strict
+    from trtlog.parse.items import events_of
+
+    events = list(events_of(parse_strict(SAMPLES / "trtexec_8.x_build.log").events))
+    half = len(events) // 2
+    stream = TableStream().feed_all(events[:half])
+    first = stream.tactics_table()
+    assert len(first) > 0
+    del first
+    stream.feed_all(events[half:])
+    whole = TableStream().feed_all(events).tactics_table()
+    pd.testing.assert_frame_equal(stream.tactics_table(), whole)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog.analysis.stream import TableStream
+    from trtlog.analysis.tactic_frames import TacticFrames
     from trtlog.events import Event
     from trtlog.events.index import EventIndex
     from trtlog.parse import ParsedLog, Summary
@@ -108,6 +109,7 @@ class BuildLog:
         # The builds a selection keeps (``only``); None: every row.
         self._selected: frozenset[int] | None = None
         self._whole: BuildLog | None = None
+        self._frames: TacticFrames | None = None
 
     @classmethod
     def from_parsed(cls, parsed: ParsedLog) -> BuildLog:
@@ -210,7 +212,7 @@ class BuildLog:
             and self._whole is None
             and self._stored is None
         ):
-            frames = self._table_stream().tactic_frames()
+            frames = self._tactic_frames()
             if frames.rows:
                 return frames.frames(rows)
         return [self.table(name)]
@@ -228,10 +230,12 @@ class BuildLog:
             self._kept = EventIndex(stream.events)
         events = self._kept
         if name == "tactics":
-            self._tables["tactics"] = stream.tactics_table()
+            self._tables["tactics"] = self._tactic_frames().whole()
         elif name == "choices":
             # From the tactics table where it is made already, else from the columns it reads.
-            self._tables["choices"] = stream.choices_table(self._tables.get("tactics"))
+            self._tables["choices"] = stream.choices_table(
+                self._tables.get("tactics"), self._tactic_frames()
+            )
         elif name == "timeline":
             self._tables["timeline"] = stream.timeline_table()
         elif name in ("memory", "memory_totals"):
@@ -249,6 +253,13 @@ class BuildLog:
             module, _, function = _SIMPLE[name].rpartition(".")
             builder = getattr(import_module(f"trtlog.analysis.{module}"), function)
             self._tables[name] = builder(events)
+
+    def _tactic_frames(self) -> TacticFrames:
+        """The tactics table to be made a range of rows at a time, once per log (its marks
+        are worked out when it is made)."""
+        if self._frames is None:
+            self._frames = self._table_stream().tactic_frames()
+        return self._frames
 
     def _table_stream(self) -> TableStream:
         from trtlog.analysis.stream import TableStream

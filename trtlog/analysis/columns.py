@@ -65,16 +65,6 @@ class TextColumn:
     def __len__(self) -> int:
         return len(self._values)
 
-    def categorical(self, repeats: np.ndarray | None = None) -> pd.Categorical:
-        """The column, categories in sorted order (missing values stay missing); each value
-        ``repeats`` times over when given."""
-        import pandas as pd
-
-        codes, categories = self.sorted_codes()
-        if repeats is not None:
-            codes = np.repeat(codes, repeats)
-        return pd.Categorical.from_codes(codes, categories=categories, validate=False)
-
     def sorted_codes(self) -> tuple[np.ndarray, list[str]]:
         """Each value's code among the distinct values in sorted order (-1: missing), and
         those values."""
@@ -179,10 +169,8 @@ def with_types(frame: pd.DataFrame, types: Mapping[str, Any]) -> pd.DataFrame:
         return frame.astype(types)
     if not len(frame):
         # Most tables of a small log are empty.
-        try:
-            return of_empty(frame, lambda empty: _typed(empty, types), tuple(types.items()))
-        except TypeError:  # a type that is no dictionary key
-            pass
+        key = [(name, _type_key(kind)) for name, kind in types.items()]
+        return of_empty(frame, lambda empty: _typed(empty, types), *key)
     return _typed(frame, types)
 
 
@@ -194,18 +182,35 @@ _OF_EMPTY: dict[tuple[Any, ...], pd.DataFrame] = {}
 def of_empty(
     table: pd.DataFrame, make: Callable[[pd.DataFrame], pd.DataFrame], *key: Hashable
 ) -> pd.DataFrame:
-    """``make(table)`` of an empty ``table``, made once per function, ``key`` and set of
-    columns and types: each caller gets its own (shallow) copy."""
+    """``make(table)`` of an empty ``table``, made once per function (``make`` depends on
+    nothing but the table and ``key``), ``key``, set of columns and their types and names:
+    each caller gets a copy of its own."""
     import pandas as pd
 
     if len(table) or type(table.index) is not pd.RangeIndex:
         return make(table)
-    code = getattr(make, "__code__", make)
-    whole_key = (code, *key, tuple(table.columns), tuple(table.dtypes))
-    made = _OF_EMPTY.get(whole_key)
+    try:
+        whole_key = (
+            getattr(make, "__code__", make), *key, tuple(table.columns), table.columns.name,
+            table.index.name, *(_type_key(dtype) for dtype in table.dtypes),
+        )  # fmt: skip
+        made = _OF_EMPTY.get(whole_key)
+    except TypeError:  # a type or value that is no dictionary key
+        return make(table)
     if made is None:
         made = _OF_EMPTY[whole_key] = make(table)
-    return made.copy(deep=False)
+    return made.copy()
+
+
+def _type_key(dtype: Any) -> Hashable:
+    """A column type as a key: categorical types that compare equal may order their
+    categories differently."""
+    import pandas as pd
+
+    if isinstance(dtype, pd.CategoricalDtype):
+        return (dtype, tuple(dtype.categories.tolist()), dtype.ordered)
+    key: Hashable = dtype
+    return key
 
 
 def _typed(frame: pd.DataFrame, types: Mapping[str, Any]) -> pd.DataFrame:

@@ -41,7 +41,6 @@ class TableStream:
         self.families: Counter[str] = Counter()
         # The build and strategy of the last kept event numbered by build.
         self._build: tuple[int | None, int | None] | None = None
-        self._frames: TacticFrames | None = None
 
     def feed(self, item: Item) -> None:
         self.tactics.feed(item)
@@ -90,18 +89,18 @@ class TableStream:
         return self.tactic_frames().whole()
 
     def tactic_frames(self) -> TacticFrames:
-        """The tactics table, to be made a range of rows at a time (once the log is read)."""
+        """The tactics table of the log read, to be made a range of rows at a time. It reads
+        the collector's arrays where they are: nothing may be fed while it is in use."""
         from trtlog.analysis.engine_tactics import engine_tactics
         from trtlog.analysis.tactic_frames import TacticFrames
 
-        if self._frames is None or self._frames.rows != self.tactics.timed:
-            self._frames = TacticFrames(self.tactics.timings(), engine_tactics(self.events))
-        return self._frames
+        return TacticFrames(self.tactics.timings(), engine_tactics(self.events))
 
-    def choices_table(self, tactics: pd.DataFrame | None = None) -> pd.DataFrame:
+    def choices_table(
+        self, tactics: pd.DataFrame | None = None, frames: TacticFrames | None = None
+    ) -> pd.DataFrame:
         """The choices, from the ``tactics_table`` where it is made already, else from the
-        columns of it that they read."""
-
+        columns of it that they read (of ``frames``, where made already)."""
         from trtlog.analysis.choices import choices_frame
         from trtlog.analysis.engine_tactics import engine_tactics, in_engine
         from trtlog.analysis.kernel_names import with_kernel_columns
@@ -110,13 +109,13 @@ class TableStream:
             choices = choices_frame(tactics, self.tactics.choice_columns())
         else:
             # Part by part: each holds whole format combinations and their choices.
-            frames = self.tactic_frames()
+            frames = frames or self.tactic_frames()
             parts = [
                 choices_frame(frames.choice_inputs(start, stop), rows)
                 for start, stop, rows in frames.parts()
             ]
-            made = [part for part in parts if not part.empty]
-            choices = _joined(made) if made else parts[0]
+            filled = [part for part in parts if not part.empty]
+            choices = _concatenated(filled) if filled else parts[0]
         choices["in_engine"] = in_engine(choices, engine_tactics(self.events))
         return with_kernel_columns(choices)
 
@@ -124,7 +123,7 @@ class TableStream:
         return self.timeline.table()
 
 
-def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+def _concatenated(parts: list[pd.DataFrame]) -> pd.DataFrame:
     """``parts`` one after another, each column of the type it has made in one piece: pandas
     types a text column with no text in a part as objects, which ``concat`` would keep."""
     import pandas as pd

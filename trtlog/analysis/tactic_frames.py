@@ -155,11 +155,12 @@ class TacticFrames:
             (np.diff(combinations) != 0) & (np.diff(blocks) != 0)
         ) + 1  # fmt: skip
         cuts = self._starts[opens]
-        wanted = np.searchsorted(cuts, np.arange(PART_ROWS, self.rows, PART_ROWS))
-        chosen = np.unique(wanted[wanted < len(cuts)])
-        bounds = [0, *(int(cut) for cut in cuts[chosen] if 0 < cut < self.rows), self.rows]
+        # The first cut at or after every PART_ROWS rows.
+        nearest = np.searchsorted(cuts, np.arange(PART_ROWS, self.rows, PART_ROWS))
+        taken = np.unique(nearest[nearest < len(cuts)])
+        bounds = [0, *(int(cut) for cut in cuts[taken] if 0 < cut < self.rows), self.rows]
         bounds = sorted(set(bounds))
-        numbers_chosen = np.asarray(self._timings.choices["combination"], dtype="int64")
+        choice_combinations = np.asarray(self._timings.choices["combination"], dtype="int64")
         for start, stop in itertools.pairwise(bounds):
             # Combinations from the part's first (the very first part: any before) to the
             # next part's first (the last part: any after).
@@ -169,11 +170,11 @@ class TacticFrames:
                 if stop < self.rows
                 else None
             )
-            keep = np.ones(len(numbers_chosen), dtype=bool)
+            keep = np.ones(len(choice_combinations), dtype=bool)
             if low is not None:
-                keep &= numbers_chosen >= low
+                keep &= choice_combinations >= low
             if high is not None:
-                keep &= numbers_chosen < high
+                keep &= choice_combinations < high
             picked = np.flatnonzero(keep).tolist()
             choices = {
                 name: [values[index] for index in picked]
@@ -265,21 +266,12 @@ class TacticFrames:
         ends = np.minimum(self._starts[segments] + self._counts[segments], stop)
         return segments, ends - begins
 
-    def _repeated(self, values: array[int]) -> np.ndarray:
-        return np.repeat(numbers(values, "int64"), self._counts)
-
-    def _categorical(
-        self, name: str, segments: np.ndarray | None = None, counts: np.ndarray | None = None
-    ) -> pd.Categorical:
-        """A text column kept per segment, for the rows of ``segments`` (``counts`` each) or,
-        without them, every row."""
+    def _categorical(self, name: str, segments: np.ndarray, counts: np.ndarray) -> pd.Categorical:
+        """A text column kept per segment, for the rows of ``segments`` (``counts`` each)."""
         import pandas as pd
 
         codes, categories = self._text[name]
-        if segments is None or counts is None:
-            rows = np.repeat(codes, self._counts)
-        else:
-            rows = np.repeat(codes[segments], counts)
+        rows = np.repeat(codes[segments], counts)
         return pd.Categorical.from_codes(rows, categories=categories, validate=False)
 
     def _kernel_categorical(self, start: int, stop: int) -> pd.Categorical:

@@ -11,7 +11,6 @@ from trtlog.cli.common import app
 from trtlog.render import OutputFormat
 
 cache_app = typer.Typer(
-    help="The parsed logs kept for the query commands.\n\nList them, show where, clear them.",
     no_args_is_help=False,
     invoke_without_command=True,
     rich_markup_mode=None,
@@ -26,9 +25,13 @@ def cache(
         OutputFormat, typer.Option("--format", "-f", help="table (default), json, csv or markdown.")
     ] = OutputFormat.table,
 ) -> None:
-    """List the parsed logs kept in the store (most recently used first), their size and the
-    store's limit ($TRTLOG_CACHE_LIMIT). The store is trtlog's folder in the user's cache
-    directory, or $TRTLOG_STORE.
+    """The parsed logs kept for the query commands.
+
+    List them (the default), show where they are, clear them.
+
+    Without a command: the parsed logs kept in the store (most recently used first), their size
+    and the store's limit ($TRTLOG_CACHE_LIMIT). The store is trtlog's folder in the user's
+    cache directory, or $TRTLOG_STORE.
 
     \b
     Example: trtlog cache clean

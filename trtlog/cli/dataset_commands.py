@@ -129,7 +129,7 @@ def trends(
     out: OutOption = None,
     allow_files: AllowFilesOption = False,
 ) -> None:
-    """Build time, latency and FP32 fallbacks, day by day.
+    """Build time, engine latency and FP32 fallbacks, day by day.
 
     Per model, TensorRT version and GPU.
     """

@@ -59,7 +59,7 @@ def parse(
     """Parse a TensorRT log into typed events and summarise it.
 
     The log becomes the current one for the query commands (stages, tactics, fusions, ...).
-    LOG may also be a trtexec JSON export or a `trtlog build` run folder.
+    LOG may also be a trtexec JSON export or a run folder of trtlog build.
 
     \b
     Example: trtlog parse build.log --layers layers.json --profile profile.json

@@ -52,10 +52,13 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
 
     pending = iter(frames)
     first, second = next(pending, None), next(pending, None)
-    if first is None or second is None or INDEXED_COLUMN not in first.columns:
+    if first is None:
+        raise ValueError(f"{path.name}: no frames to write")
+    if second is None or INDEXED_COLUMN not in first.columns:
         write_table(first if second is None else _joined([first, second, *pending]), path)
         return
-    layers = first[INDEXED_COLUMN].cat.categories.tolist()
+    categories = first[INDEXED_COLUMN].cat.categories
+    layers = categories.tolist()
     # Per layer (by its code), the row groups that hold it.
     held: dict[int, list[int]] = {}
     writer: Any = None
@@ -63,6 +66,8 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
         for group, frame in enumerate(itertools.chain([first, second], pending)):
             if len(frame) > ROW_GROUP_ROWS:
                 raise ValueError(f"a frame of {len(frame)} rows: at most {ROW_GROUP_ROWS}")
+            if not frame[INDEXED_COLUMN].cat.categories.equals(categories):
+                raise ValueError(f"a frame whose {INDEXED_COLUMN} categories are not the first's")
             table = arrow.Table.from_pandas(_storable(frame), preserve_index=False)
             if writer is None:
                 writer = parquet.ParquetWriter(path, table.schema, **_group_options(table.schema))

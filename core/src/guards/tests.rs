@@ -88,3 +88,15 @@ fn the_first_pattern_of_a_list_that_matches_tells_not_the_longest() {
     assert!(guards.clear("timing_runner", "xyz"));
     assert!(!guards.clear("tactic_timing", "xyz"));
 }
+
+#[test]
+fn the_first_pattern_tells_even_where_a_later_one_matches_first() {
+    // "a" matches after one byte, "abc" after three; the lexer tries "abc" first.
+    let guards = Guards::new(&[
+        ("fastest_tactic".into(), vec!["abc".into()]),
+        ("timing_runner".into(), vec!["abc".into(), "a".into()]),
+    ]);
+    assert!(!guards.clear("fastest_tactic", "abc"));
+    assert!(guards.clear("fastest_tactic", "ab"));
+    assert!(!guards.clear("timing_runner", "ab"));
+}
