@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -330,13 +330,10 @@ def column_kind(name: str) -> str:
 def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     """An empty table with numeric and flag columns typed as such, so that sums and
     comparisons on it work (pandas types an empty frame's columns as objects)."""
-    import numpy as np
-    import pandas as pd
-
     from trtlog.analysis.columns import of_empty
 
     if len(table) or not table.columns.is_unique:
-        wanted = {"flag": pd.BooleanDtype(), "number": np.dtype(np.float64)}
+        wanted = _empty_types()
         types = {
             column: wanted[kind]
             for column in table.columns
@@ -347,13 +344,20 @@ def typed_empty(table: pd.DataFrame) -> pd.DataFrame:
     return of_empty(table, _retyped_empty)
 
 
-def _retyped_empty(table: pd.DataFrame) -> pd.DataFrame:
-    """Made from empty arrays: the same table as ``astype`` makes, without its work per
-    column."""
+def _empty_types() -> dict[str, Any]:
+    """The type of an empty table's columns of each kind but text (``column_kind``)."""
     import numpy as np
     import pandas as pd
 
-    wanted = {"flag": pd.BooleanDtype(), "number": np.dtype(np.float64)}
+    return {"flag": pd.BooleanDtype(), "number": np.dtype(np.float64)}
+
+
+def _retyped_empty(table: pd.DataFrame) -> pd.DataFrame:
+    """Made from empty arrays: the same table as ``astype`` makes, without its work per
+    column."""
+    import pandas as pd
+
+    wanted = _empty_types()
     columns = {
         column: pd.array([], dtype=wanted[kind])
         if (kind := column_kind(str(column))) in wanted and dtype != wanted[kind]

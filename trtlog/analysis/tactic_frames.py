@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from trtlog.analysis.columns import TextColumn, numbers, ranks_within
+from trtlog.analysis.columns import TextColumn, numbers, ranks_within, tactic_texts
 from trtlog.analysis.tactic_marks import chosen_marks, fastest_marks, timed
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class TacticFrames:
         # A few thousand distinct ids among millions: found by hashing, then sorted.
         distinct = np.sort(_unique(self._tactics))
         self._distinct_tactics = distinct
-        self._tactic_names = [f"0x{int(value):016x}" for value in distinct]
+        self._tactic_names = tactic_texts(distinct).categories.tolist()
         self._marks(engine)
 
     def _marks(self, engine: EngineTactics | None) -> None:
@@ -160,26 +160,22 @@ class TacticFrames:
         taken = np.unique(nearest[nearest < len(cuts)])
         bounds = [0, *(int(cut) for cut in cuts[taken] if 0 < cut < self.rows), self.rows]
         bounds = sorted(set(bounds))
+        # Choices come in the order of their combinations (``ChoiceRows``): each part's are a
+        # slice, from its first combination's (the very first part: any before) to the next
+        # part's first combination's (the last part: any after).
         choice_combinations = np.asarray(self._timings.choices["combination"], dtype="int64")
-        for start, stop in itertools.pairwise(bounds):
-            # Combinations from the part's first (the very first part: any before) to the
-            # next part's first (the last part: any after).
-            low = int(combinations[self._segments(start, stop)[0][0]]) if start else None
-            high = (
-                int(combinations[self._segments(stop, self.rows)[0][0]])
-                if stop < self.rows
-                else None
-            )
-            keep = np.ones(len(choice_combinations), dtype=bool)
-            if low is not None:
-                keep &= choice_combinations >= low
-            if high is not None:
-                keep &= choice_combinations < high
-            picked = np.flatnonzero(keep).tolist()
-            choices = {
-                name: [values[index] for index in picked]
-                for name, values in self._timings.choices.items()
-            }
+        firsts = [
+            int(combinations[self._segments(start, self.rows)[0][0]]) for start in bounds[1:-1]
+        ]
+        choice_bounds = [
+            0,
+            *np.searchsorted(choice_combinations, firsts).tolist(),
+            len(choice_combinations),
+        ]
+        for (start, stop), (low, high) in zip(
+            itertools.pairwise(bounds), itertools.pairwise(choice_bounds), strict=True
+        ):
+            choices = {name: values[low:high] for name, values in self._timings.choices.items()}
             yield start, stop, choices
 
     def whole(self) -> pd.DataFrame:

@@ -54,8 +54,8 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
     first, second = next(pending, None), next(pending, None)
     if first is None:
         raise ValueError(f"{path.name}: no frames to write")
-    if second is None or INDEXED_COLUMN not in first.columns:
-        write_table(first if second is None else _joined([first, second, *pending]), path)
+    if second is None:
+        write_table(first, path)
         return
     categories = first[INDEXED_COLUMN].cat.categories
     layers = categories.tolist()
@@ -91,12 +91,6 @@ def _codes_held(codes: Any, count: int) -> list[int]:
     counts = np.bincount(codes.astype(np.intp) + 1, minlength=count + 1)
     held: list[int] = np.flatnonzero(counts[1:]).tolist()
     return held
-
-
-def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.concat(frames, ignore_index=True)
 
 
 def _storable(table: pd.DataFrame) -> pd.DataFrame:
