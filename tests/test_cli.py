@@ -368,3 +368,34 @@ def test_a_stored_query_loads_neither_the_parser_nor_the_events(tmp_path: Path) 
     )
     assert "0x" in result.stdout  # the layer's tactics were shown
     assert result.stderr.strip() == "loaded:"
+
+
+@pytest.mark.parametrize(("chosen", "expected"), [(None, "system"), ("jemalloc", "jemalloc")])
+def test_the_command_gives_arrow_the_system_allocator_unless_one_is_chosen(
+    chosen: str | None, expected: str
+) -> None:
+    if chosen == "jemalloc":
+        import pyarrow
+
+        try:
+            pyarrow.jemalloc_memory_pool()
+        except NotImplementedError:
+            pytest.skip("this pyarrow is built without jemalloc")
+    code = (
+        "import sys\n"
+        "from trtlog.cli.app import main\n"
+        "sys.argv = ['trtlog', '--version']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import pyarrow\n"
+        "print(pyarrow.default_memory_pool().backend_name)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if chosen is not None:
+        environment["ARROW_DEFAULT_MEMORY_POOL"] = chosen
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment
+    ).stdout
+    assert output.split()[-1] == expected

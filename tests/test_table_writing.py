@@ -56,6 +56,19 @@ def _assert_same_tables(alone: Path, split: Path) -> None:
         pd.testing.assert_frame_equal(written, expected, obj=name)
 
 
+def _recording_builds(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """The tables built from now on in this process (a forked process's are not seen)."""
+    built: set[str] = set()
+    compute = BuildLog._compute
+
+    def recorded(log: BuildLog, name: str) -> None:
+        compute(log, name)
+        built.update(log._tables)
+
+    monkeypatch.setattr(BuildLog, "_compute", recorded)
+    return built
+
+
 def _counting_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The forks made from now on (counted in this process)."""
     forks: list[int] = []
@@ -80,13 +93,17 @@ def test_a_split_write_writes_what_one_process_writes(
         pytest.skip(f"corpus log {name} not found in {corpus_dir()}")
     one, two = _written_alone(tmp_path, path)
     forks = _counting_forks(monkeypatch)
+    built = _recording_builds(monkeypatch)
     log = _log(path)
     writing.write_tables(log, two, list(TABLES), split=True)
     assert forks == [1]
     # The side tables were built by the forked process, the others here.
-    assert not writing.SIDE_TABLES & set(log._tables)
+    assert not writing.SIDE_TABLES & built
     # (The tactics table is written a row group at a time, never held whole.)
-    assert {"choices", "layers", "precision"} <= set(log._tables)
+    assert {"choices", "layers", "precision"} <= built
+    assert "tactics" not in built
+    # Written, the tables were let go before the tactics table was made and written.
+    assert not log._tables
     _assert_same_tables(one, two)
 
 
@@ -105,11 +122,13 @@ def test_tables_the_forked_process_fails_to_write_are_built_here(
         write(frames, path)
 
     monkeypatch.setattr(writing, "write_frames", fails_elsewhere)
+    built = _recording_builds(monkeypatch)
     log = _log()
     writing.write_tables(log, two, list(TABLES), split=True)
     # Every table built here: the side tables after the forked process failed, the others first
     # (the tactics table a row group at a time, never held whole).
-    assert set(log._tables) | {"tactics"} == set(TABLES)
+    assert built | {"tactics"} == set(TABLES)
+    assert "tactics" not in built
     _assert_same_tables(one, two)
 
 

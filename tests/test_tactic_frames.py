@@ -5,6 +5,8 @@ table, and the store writes a large log's tactics table frame by frame, never wh
 from __future__ import annotations
 
 import json
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -102,6 +104,44 @@ def test_frames_written_one_by_one_read_back_as_the_whole_table_with_its_index(
     pd.testing.assert_frame_equal(read, expected)
 
 
+def _layered(rows: int) -> pd.DataFrame:
+    names = [f"layer_{number // 7}" for number in range(rows)]
+    return pd.DataFrame(
+        {"layer": pd.Categorical(names), "time_ms": [number / 8 for number in range(rows)]}
+    )
+
+
+def test_each_frame_is_let_go_before_the_next_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 16)
+    table = _layered(100)
+    made: list[weakref.ref[pd.DataFrame]] = []
+
+    def frames() -> Iterator[pd.DataFrame]:
+        for start in range(0, len(table), 16):
+            assert all(frame() is None for frame in made), "a frame written is still held"
+            frame = table.iloc[start : start + 16].reset_index(drop=True)
+            made.append(weakref.ref(frame))
+            yield frame
+            del frame
+
+    write_frames(frames(), tmp_path / "tactics.parquet")
+    assert len(made) == 7
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "tactics.parquet"), table)
+    assert index_path(tmp_path / "tactics.parquet").is_file()
+
+
+def test_one_frame_made_is_written_as_a_small_table_without_an_index(tmp_path: Path) -> None:
+    table = _layered(30)
+    path = tmp_path / "tactics.parquet"
+    # An index left by an earlier write of more groups would name groups the file lacks.
+    index_path(path).write_text("{}")
+    write_frames(iter([table]), path)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+    assert not index_path(path).exists()
+
+
 def test_a_frame_larger_than_a_row_group_is_refused(tmp_path: Path) -> None:
     rows = trtlog.store.parquet_tables.ROW_GROUP_ROWS + 1
     layer = pd.Categorical(["a"] * rows)
@@ -121,7 +161,6 @@ def test_the_store_writes_a_large_tactics_table_frame_by_frame_never_whole(
         raise AssertionError("the whole tactics table was made")
 
     monkeypatch.setattr(trtlog.store.parquet_tables, "ROW_GROUP_ROWS", 200)
-    monkeypatch.setattr("trtlog.store.table_writing.ROW_GROUP_ROWS", 200)
     monkeypatch.setattr(TacticFrames, "whole", refused)
     write_tables(log, tmp_path, list(TABLES), split=False)
     stored = ParquetTables(tmp_path)

@@ -177,6 +177,13 @@ class BuildLog:
                             self._tables[computed] = typed_empty(table)
         return self._tables[name]
 
+    def forget(self, names: Iterable[str]) -> None:
+        """Let go of the tables ``names`` made so far (written to the store, say): each is made
+        again where it is asked for."""
+        for name in names:
+            self._tables.pop(name, None)
+            self._typed.discard(name)
+
     def distinct(self, name: str, column: str) -> list[str]:
         """The distinct text values of a column of a table (a stored table's column alone is
         read for it)."""

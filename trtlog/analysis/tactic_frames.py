@@ -100,8 +100,7 @@ class TacticFrames:
             name: getattr(timings, name).sorted_codes() for name in ("layers", "formats", "runners")
         }
         self._kernels = timings.kernels.kept_codes()
-        # A few thousand distinct ids among millions: found by hashing, then sorted.
-        distinct = np.sort(_unique(self._tactics))
+        distinct = _distinct(self._tactics)
         self._distinct_tactics = distinct
         self._tactic_names = tactic_texts(distinct).categories.tolist()
         self._marks(engine)
@@ -307,11 +306,16 @@ class TacticFrames:
         )
 
 
-def _unique(values: np.ndarray) -> np.ndarray:
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct ``values``, sorted. A few thousand tactic ids among millions: found by
+    hashing, ``PART_ROWS`` at a time (a hash table of them all at once takes several times the
+    memory of the ids themselves), then sorted."""
     import pandas as pd
 
-    unique: np.ndarray = pd.unique(values)
-    return unique
+    found = [
+        pd.unique(values[start : start + PART_ROWS]) for start in range(0, len(values), PART_ROWS)
+    ]
+    return np.unique(np.concatenate(found)) if found else np.sort(values)
 
 
 __all__ = ["MISSING", "TIMING_COLUMNS", "CollectedTimings", "TacticFrames"]

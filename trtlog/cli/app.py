@@ -7,6 +7,8 @@ when imported; the order of the imports is the order of ``trtlog --help``.
 
 from __future__ import annotations
 
+import os
+
 # isort: off
 from trtlog.cli import parse_command, build_command, watch_command  # noqa: F401
 from trtlog.cli import queries, visual, compare  # noqa: F401
@@ -18,7 +20,15 @@ from trtlog.cli.common import app
 __all__ = ["app", "main"]
 
 
+# Arrow's own allocator keeps the memory it frees apart from what the interpreter and numpy
+# use: the tables of a large log, made one after another and each let go before the next, then
+# take more at once (at the peak of a 1 GB log's parse, about 50 MB more) than with one
+# allocator for all. As fast either way. A pool the user chose stays.
+ARROW_MEMORY_POOL = ("ARROW_DEFAULT_MEMORY_POOL", "system")
+
+
 def main() -> None:
+    os.environ.setdefault(*ARROW_MEMORY_POOL)
     app()
 
 

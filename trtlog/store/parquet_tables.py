@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,24 +46,29 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
     """The table that ``frames`` make one after another as ``path``, read back as
     ``write_table`` writes it whole: for a table too large to be held whole. Each frame is one
     row group (at most ``ROW_GROUP_ROWS`` rows); all have the same columns, and the same
-    categories in their categorical columns, the indexed one among them."""
+    categories in their categorical columns, the indexed one among them. A list of one frame
+    is written as ``write_table`` writes it; frames made one by one are each let go before the
+    next is made (one row group: no index, as ``write_table`` writes a small table)."""
     import pyarrow as arrow
     import pyarrow.parquet as parquet
 
+    if isinstance(frames, Sequence) and len(frames) == 1:
+        write_table(frames[0], path)
+        return
     pending = iter(frames)
-    first, second = next(pending, None), next(pending, None)
+    first = next(pending, None)
     if first is None:
         raise ValueError(f"{path.name}: no frames to write")
-    if second is None:
-        write_table(first, path)
-        return
     categories = first[INDEXED_COLUMN].cat.categories
     layers = categories.tolist()
     # Per layer (by its code), the row groups that hold it.
     held: dict[int, list[int]] = {}
     writer: Any = None
+    groups = 0
+    ordered = _first_then(first, pending)
+    del first
     try:
-        for group, frame in enumerate(itertools.chain([first, second], pending)):
+        for frame in ordered:
             if len(frame) > ROW_GROUP_ROWS:
                 raise ValueError(f"a frame of {len(frame)} rows: at most {ROW_GROUP_ROWS}")
             if not frame[INDEXED_COLUMN].cat.categories.equals(categories):
@@ -75,12 +80,24 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
                 table = table.cast(writer.schema)
             writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
             for code in _codes_held(frame[INDEXED_COLUMN].cat.codes.to_numpy(), len(layers)):
-                held.setdefault(code, []).append(group)
+                held.setdefault(code, []).append(groups)
+            groups += 1
+            del frame, table
     finally:
         if writer is not None:
             writer.close()
+    if groups == 1:
+        index_path(path).unlink(missing_ok=True)
+        return
     index = {layers[code]: held[code] for code in sorted(held) if isinstance(layers[code], str)}
     _write_index(index, path)
+
+
+def _first_then(first: pd.DataFrame, rest: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """``first``, then ``rest``: ``first`` let go before ``rest`` makes its first frame."""
+    yield first
+    del first
+    yield from rest
 
 
 def _codes_held(codes: Any, count: int) -> list[int]:

@@ -16,14 +16,15 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trtlog.processes import default_jobs, die_with_parent, prepare
-from trtlog.store.parquet_tables import ROW_GROUP_ROWS, write_frames
+from trtlog.store import parquet_tables
+from trtlog.store.parquet_tables import write_frames
 
 if TYPE_CHECKING:
     from trtlog.analysis.buildlog import BuildLog
@@ -100,14 +101,17 @@ def can_fork() -> bool:
 def _build_and_write(log: BuildLog, names: Sequence[str], folder: Path) -> None:
     with quick_handoffs(), ThreadPoolExecutor(1) as writing:
         # Each table is built whole but the tactics table, made a row group at a time as it is
-        # written, after the others: not while the tables built from it are being built.
+        # written, after the others: not while the tables built from it are being built, and
+        # once they are written and let go (the choices of a large build take tens of MB).
         ordered = sorted(names, key=lambda name: name == "tactics")
-        writes = [
-            writing.submit(
-                write_frames, log.table_frames(name, ROW_GROUP_ROWS), folder / f"{name}.parquet"
-            )
-            for name in ordered
-        ]
+        writes: list[Future[None]] = []
+        for name in ordered:
+            if name == "tactics":
+                for write in writes:
+                    write.result()
+                log.forget(names)
+            frames = log.table_frames(name, parquet_tables.ROW_GROUP_ROWS)
+            writes.append(writing.submit(write_frames, frames, folder / f"{name}.parquet"))
         for write in writes:
             write.result()
 
