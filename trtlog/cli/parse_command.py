@@ -48,7 +48,7 @@ def parse(
             min=1,
             help=(
                 "Processes that build a large log's stored tables, this one included (1 or 2;"
-                " default: 2 where there are two cores)."
+                " default: 1)."
             ),
         ),
     ] = None,

@@ -1,13 +1,11 @@
 """Build one log's tables and write them into its store folder.
 
 Each table is built in turn and written by a thread while the next is built (writing Parquet
-releases the interpreter lock). Once a large log is read (on two cores: the native core scans
-on a thread of its own), building its tables is the last step, and this process would do it
-alone while the other cores idle. So for such a log, where more than one job is allowed, a
-forked process builds and writes the tables that need neither the tactics table
-nor one built from it, while this one builds the tactics, choices and layers tables. The forked
-process gets the parsed log as it is, without copying; where it fails, this one builds its
-tables after all.
+releases the interpreter lock). Where two jobs are asked for (``--jobs 2``; not the default,
+``default_table_jobs``), for a large log a forked process builds and writes the tables that
+need neither the tactics table nor one built from it, while this one builds the tactics, choices
+and layers tables. The forked process gets the parsed log as it is, without copying; where it
+fails, this one builds its tables after all.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from trtlog.processes import default_jobs, die_with_parent, prepare
+from trtlog.processes import die_with_parent, prepare
 from trtlog.store import parquet_tables
 from trtlog.store.parquet_tables import write_frames
 
@@ -52,9 +50,10 @@ SPLIT_BYTES = 16 << 20
 
 
 def default_table_jobs() -> int:
-    """The processes that build a large log's tables unless told: two where there are two
-    cores (``SIDE_TABLES`` and the others)."""
-    return min(default_jobs(), 2)
+    """The processes that build a large log's tables unless told: this one alone. The side
+    tables take a few seconds of a 1 GB log's minute; a second process builds them no sooner
+    on two cores, and its copies of the pages both write add tens of MB to the peak."""
+    return 1
 
 
 # The writing thread makes each row group of a table into Arrow in many short steps, each one
