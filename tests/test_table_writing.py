@@ -160,15 +160,24 @@ def test_the_store_splits_for_a_large_log_with_more_than_one_job(
     assert Store(jobs=jobs)._split_tables(resolve("-")) is False
 
 
-@pytest.mark.parametrize("cores", [1, 2, 16])
-def test_tables_are_built_by_this_process_alone_unless_told(
-    monkeypatch: pytest.MonkeyPatch, cores: int
-) -> None:
-    monkeypatch.setattr(os, "cpu_count", lambda: cores)
-    monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(cores)), raising=False)
+def test_tables_are_built_by_this_process_alone_unless_told() -> None:
     assert writing.default_table_jobs() == 1
     assert Store(jobs=None)._jobs() == 1
     assert Store(jobs=2)._jobs() == 2
+
+
+def test_the_tables_made_to_be_written_are_let_go_and_those_held_before_kept(
+    tmp_path: Path,
+) -> None:
+    log = _log()
+    tactics, choices = log.table("tactics"), log.table("choices")
+    held = log.made()
+    assert {"tactics", "choices"} <= held and "timeline" not in held
+    writing.write_tables(log, tmp_path, list(TABLES), split=False)
+    assert log.made() == held
+    assert log.table("tactics") is tactics and log.table("choices") is choices
+    for name in TABLES:
+        assert (tmp_path / f"{name}.parquet").is_file()
 
 
 def test_writing_leaves_the_switch_interval_as_it_was_even_when_it_fails() -> None:

@@ -9,6 +9,7 @@ import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -16,7 +17,7 @@ import trtlog.store.parquet_tables
 from tests.conftest import corpus_dir
 from trtlog.analysis import TABLES, BuildLog
 from trtlog.analysis.stream import TableStream
-from trtlog.analysis.tactic_frames import TacticFrames
+from trtlog.analysis.tactic_frames import TacticFrames, _distinct
 from trtlog.store.parquet_tables import ParquetTables, index_path, write_frames, write_table
 from trtlog.store.sources import read_sources, resolve
 from trtlog.store.table_writing import write_tables
@@ -133,13 +134,27 @@ def test_each_frame_is_let_go_before_the_next_is_made(
 
 
 def test_one_frame_made_is_written_as_a_small_table_without_an_index(tmp_path: Path) -> None:
+    import pyarrow.parquet as parquet
+
     table = _layered(30)
     path = tmp_path / "tactics.parquet"
     # An index left by an earlier write of more groups would name groups the file lacks.
     index_path(path).write_text("{}")
     write_frames(iter([table]), path)
     pd.testing.assert_frame_equal(pd.read_parquet(path), table)
+    assert parquet.ParquetFile(path).num_row_groups == 1
     assert not index_path(path).exists()
+
+
+def test_distinct_tactic_ids_are_found_part_by_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("trtlog.analysis.tactic_frames.PART_ROWS", 3)
+    # Ids are TensorRT's unsigned 64-bit values: those of 2**63 and above too.
+    ids = [2**64 - 1, 5, 2**63, 5, 0, 2**63 - 1, 2**63, 7, 2**64 - 1, 0]
+    found = _distinct(np.array(ids, dtype="uint64"))
+    assert found.dtype == np.uint64
+    assert found.tolist() == [0, 5, 7, 2**63 - 1, 2**63, 2**64 - 1]
+    empty = _distinct(np.array([], dtype="uint64"))
+    assert empty.dtype == np.uint64 and len(empty) == 0
 
 
 def test_a_frame_larger_than_a_row_group_is_refused(tmp_path: Path) -> None:

@@ -177,6 +177,10 @@ class BuildLog:
                             self._tables[computed] = typed_empty(table)
         return self._tables[name]
 
+    def made(self) -> frozenset[str]:
+        """The tables made (or read from the store) so far and held."""
+        return frozenset(self._tables)
+
     def forget(self, names: Iterable[str]) -> None:
         """Let go of the tables ``names`` made so far (written to the store, say): each is made
         again where it is asked for."""

@@ -315,7 +315,7 @@ def _distinct(values: np.ndarray) -> np.ndarray:
     found = [
         pd.unique(values[start : start + PART_ROWS]) for start in range(0, len(values), PART_ROWS)
     ]
-    return np.unique(np.concatenate(found)) if found else np.sort(values)
+    return np.unique(np.concatenate([values[:0], *found]))
 
 
 __all__ = ["MISSING", "TIMING_COLUMNS", "CollectedTimings", "TacticFrames"]

@@ -22,13 +22,10 @@ __all__ = ["app", "main"]
 
 # Arrow's own allocator keeps the memory it frees apart from what the interpreter and numpy
 # use: the tables of a large log, made one after another and each let go before the next, then
-# take more at once (at the peak of a 1 GB log's parse, about 50 MB more) than with one
-# allocator for all. As fast either way. A pool the user chose stays.
-ARROW_MEMORY_POOL = ("ARROW_DEFAULT_MEMORY_POOL", "system")
-
-
+# take more memory at once than with one allocator for all. A pool the user chose stays; set
+# before pyarrow is first imported, which reads it then.
 def main() -> None:
-    os.environ.setdefault(*ARROW_MEMORY_POOL)
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     app()
 
 

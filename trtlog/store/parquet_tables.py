@@ -47,8 +47,8 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
     ``write_table`` writes it whole: for a table too large to be held whole. Each frame is one
     row group (at most ``ROW_GROUP_ROWS`` rows); all have the same columns, and the same
     categories in their categorical columns, the indexed one among them. A list of one frame
-    is written as ``write_table`` writes it; frames made one by one are each let go before the
-    next is made (one row group: no index, as ``write_table`` writes a small table)."""
+    is written as ``write_table`` writes it. Frames made one by one are each let go before the
+    next is made; where they make one row group, no index is written (as for a small table)."""
     import pyarrow as arrow
     import pyarrow.parquet as parquet
 
@@ -64,11 +64,11 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
     # Per layer (by its code), the row groups that hold it.
     held: dict[int, list[int]] = {}
     writer: Any = None
-    groups = 0
-    ordered = _first_then(first, pending)
+    groups_written = 0
+    frames_in_turn = _first_then(first, pending)
     del first
     try:
-        for frame in ordered:
+        for frame in frames_in_turn:
             if len(frame) > ROW_GROUP_ROWS:
                 raise ValueError(f"a frame of {len(frame)} rows: at most {ROW_GROUP_ROWS}")
             if not frame[INDEXED_COLUMN].cat.categories.equals(categories):
@@ -80,13 +80,13 @@ def write_frames(frames: Iterable[pd.DataFrame], path: Path) -> None:
                 table = table.cast(writer.schema)
             writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
             for code in _codes_held(frame[INDEXED_COLUMN].cat.codes.to_numpy(), len(layers)):
-                held.setdefault(code, []).append(groups)
-            groups += 1
+                held.setdefault(code, []).append(groups_written)
+            groups_written += 1
             del frame, table
     finally:
         if writer is not None:
             writer.close()
-    if groups == 1:
+    if groups_written == 1:
         index_path(path).unlink(missing_ok=True)
         return
     index = {layers[code]: held[code] for code in sorted(held) if isinstance(layers[code], str)}
