@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pandas as pd
 
-    from trtlog.analysis.stream import TableStream
+    from trtlog.analysis.stream import KeptEvents, TableStream
     from trtlog.analysis.tactic_frames import TacticFrames
     from trtlog.events import Event
     from trtlog.events.index import EventIndex
@@ -124,16 +124,20 @@ class BuildLog:
     def from_stream(
         cls,
         shell: ParsedLog,
-        stream: TableStream,
+        stream: KeptEvents,
         reread: Callable[[], Sequence[Event]] | None = None,
     ) -> BuildLog:
         """The tables of a log read through ``stream``; ``shell`` holds its source and line
-        counts, not its events."""
+        counts, not its events. Where ``stream`` kept events alone (not a ``TableStream``),
+        the tactics and timeline tables are made of the events read again, if asked for."""
+        from trtlog.analysis.stream import TableStream
         from trtlog.parse import ParsedLog
         from trtlog.parse.summarize import summarize
 
         kept = ParsedLog(shell.source, stream.events, shell.counts, shell.physical_lines)
-        log = cls(shell.source, summarize(kept, stream.families), reread=reread, stream=stream)
+        summary = summarize(kept, stream.families)
+        tables = stream if isinstance(stream, TableStream) else None
+        log = cls(shell.source, summary, reread=reread, stream=tables)
         log._kept = kept.index
         return log
 

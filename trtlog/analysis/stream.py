@@ -31,20 +31,18 @@ if TYPE_CHECKING:
 _BUILD_RULE: dict[type, tuple[bool, bool]] = {}
 
 
-class TableStream:
-    """The tactic columns, the timeline and the kept events of one log, read item by item."""
+class KeptEvents:
+    """The events of one log that the tables but tactics and timeline read, and the events per
+    family, read item by item: all a log's summary needs (``--format jsonl`` without the
+    store)."""
 
     def __init__(self) -> None:
-        self.tactics = TacticCollector()
-        self.timeline = TimelineBuilder()
         self.events: list[Event] = []
         self.families: Counter[str] = Counter()
         # The build and strategy of the last kept event numbered by build.
         self._build: tuple[int | None, int | None] | None = None
 
     def feed(self, item: Item) -> None:
-        self.tactics.feed(item)
-        self.timeline.feed(item)
         families = self.families
         if isinstance(item, LineBlock):
             families[item.kind.family] = families.get(item.kind.family, 0) + len(item)
@@ -69,6 +67,20 @@ class TableStream:
             return False
         self._build = build
         return True
+
+
+class TableStream(KeptEvents):
+    """The tactic columns, the timeline and the kept events of one log, read item by item."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tactics = TacticCollector()
+        self.timeline = TimelineBuilder()
+
+    def feed(self, item: Item) -> None:
+        self.tactics.feed(item)
+        self.timeline.feed(item)
+        super().feed(item)
 
     def feed_all(self, items: Iterable[Item]) -> TableStream:
         for item in items:
@@ -135,4 +147,4 @@ def _concatenated(parts: list[pd.DataFrame]) -> pd.DataFrame:
     return joined
 
 
-__all__ = ["TableStream"]
+__all__ = ["KeptEvents", "TableStream"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from trtlog.analysis import BuildLog
-from trtlog.analysis.stream import TableStream
+from trtlog.analysis.stream import KeptEvents, TableStream
 from trtlog.cli.progress import bytes_bar
 from trtlog.parse import ParsedLog
 from trtlog.parse.items import Item, LineBlock
@@ -69,7 +69,7 @@ def write_parse_output(
         bar = bytes_bar(f"parsing {Path(sources.label).name}", _log_bytes(readable), quiet)
         if output_format == "jsonl":
             with bar:
-                log = _write_jsonl(readable, out, bar.callback)
+                log = _write_jsonl(readable, out, bar.callback, tables=store)
             require_tensorrt_lines(sources.log, log.summary)
         elif output_format == "json":
             with bar:
@@ -131,12 +131,16 @@ _JSONL_BATCH = 1024
 
 
 def _write_jsonl(
-    sources: Sources, out: Path | None, on_progress: Callable[[int], None] | None
+    sources: Sources,
+    out: Path | None,
+    on_progress: Callable[[int], None] | None,
+    tables: bool,
 ) -> BuildLog:
-    # Events are written as they are parsed, then the exports' events; the tables are built
-    # along the way. Lines are written a batch at a time: an unbuffered standard output
-    # (PYTHONUNBUFFERED) would otherwise make a system call of every line.
-    tables = TableStream()
+    # Events are written as they are parsed, then the exports' events; the tables to be stored
+    # are built along the way (``tables``), else only what the summary reads is kept, which
+    # does not grow with the log. Lines are written a batch at a time: an unbuffered standard
+    # output (PYTHONUNBUFFERED) would otherwise make a system call of every line.
+    kept = TableStream() if tables else KeptEvents()
     with _output(out) as stream:
         batch: list[str] = []
 
@@ -147,7 +151,7 @@ def _write_jsonl(
                 batch.clear()
 
         def write(item: Item) -> None:
-            tables.feed(item)
+            kept.feed(item)
             if isinstance(item, LineBlock):
                 batch.extend(block_json(item))
             else:
@@ -164,4 +168,4 @@ def _write_jsonl(
             flush()
             raise
         flush()
-    return BuildLog.from_stream(shell, tables, reread=lambda: parse_sources(sources).events)
+    return BuildLog.from_stream(shell, kept, reread=lambda: parse_sources(sources).events)
