@@ -3,11 +3,13 @@ Runner Type`` line names its runner and tactic. Checked against that rule applie
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from tests.conftest import CORPUS_LOGS, needs_corpus, parse_strict
+from tests.conftest import CORPUS_LOGS, corpus_dir, needs_corpus, parse_strict
 from trtlog.analysis.combinations import ChoiceRows, Combination
 from trtlog.analysis.tactic_marks import chosen_marks
 from trtlog.analysis.tactics import TacticCollector
@@ -84,8 +86,32 @@ def test_every_chose_runner_line_makes_one_choice_row_in_order(path: object) -> 
     collector = TacticCollector().feed_all(events)
     columns = collector.choice_columns()
     chose = [event for event in events if isinstance(event, ChoseRunner)]
-    assert columns["line"] == [event.line for event in chose]
-    assert columns["runner"] == [event.chosen_runner for event in chose]
-    assert columns["tactic"] == [int(event.tactic) for event in chose]
+    assert list(columns["line"]) == [event.line for event in chose]
+    assert list(columns["runner"]) == [event.chosen_runner for event in chose]
+    assert list(columns["tactic"]) == [int(event.tactic) for event in chose]
     # Asked again, the same (the last combination's rows are not added twice).
     assert pd.DataFrame(collector.choice_columns()).equals(pd.DataFrame(columns))
+
+
+@needs_corpus
+def test_choice_rows_keep_numbers_in_arrays_and_each_text_once() -> None:
+    path = corpus_dir() / "logs" / "hackathon_trt8.6.0_trtexec_build_rtx3090.log"
+    events = parse_strict(path).events  # type: ignore[arg-type]
+    columns = TacticCollector().feed_all(events).choice_columns()
+    chose = [event for event in events if isinstance(event, ChoseRunner)]
+    assert len(columns["line"]) == len(chose) > 10
+    for name, typecode in [
+        ("combination", "q"),
+        ("tactic", "Q"),
+        ("fallback_ms", "d"),
+        ("tactics_skipped", "q"),
+        ("tuning_seconds", "d"),
+        ("line", "q"),
+    ]:
+        assert isinstance(columns[name], array) and columns[name].typecode == typecode, name
+    # A layer is tuned in several format combinations, often with the same runner: the texts
+    # repeat, each held once.
+    for name in ("layer", "formats", "runner"):
+        texts = [text for text in columns[name] if text is not None]
+        assert len({id(text) for text in texts}) == len(set(texts)), name
+        assert name == "formats" or len(set(texts)) < len(texts), name

@@ -24,6 +24,7 @@ takes seconds.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,7 +73,7 @@ _TYPES = {
 }
 
 
-def choices_frame(tactics: pd.DataFrame, rows: dict[str, list[Any]]) -> pd.DataFrame:
+def choices_frame(tactics: pd.DataFrame, rows: dict[str, Sequence[Any]]) -> pd.DataFrame:
     """The table, from the ``tactics`` table and the values that come from the events, column
     by column (``TacticCollector.choice_columns``)."""
     choices = _choice_rows(rows)
@@ -153,15 +154,15 @@ def _names(categories: pd.Index, codes: np.ndarray, keep: np.ndarray | None = No
     return result
 
 
-def _choice_rows(rows: dict[str, list[Any]]) -> pd.DataFrame:
-    # Column by column, from lists: a large build makes tens of thousands of rows, and pandas
-    # builds a frame from lists far faster than from as many dicts. The lists are read from the
-    # events as the log is read (``trtlog.analysis.combinations.ChoiceRows``).
+def _choice_rows(rows: dict[str, Sequence[Any]]) -> pd.DataFrame:
+    # Column by column, from lists and arrays: a large build makes tens of thousands of rows,
+    # and pandas builds a frame from columns far faster than from as many dicts. They are read
+    # from the events as the log is read (``trtlog.analysis.combinations.ChoiceRows``).
     columns: dict[str, Any] = dict(rows)
-    if not columns["line"]:
+    if not len(columns["line"]):
         return pd.DataFrame()
     # Ids past 2**63 stay unsigned.
-    columns["tactic"] = np.array(columns["tactic"], dtype="uint64")
+    columns["tactic"] = np.asarray(columns["tactic"], dtype="uint64")
     return pd.DataFrame(columns)
 
 

@@ -7,6 +7,7 @@ Filled by the tactic builder (``trtlog.analysis.tactics``) as the log is read.
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,26 +45,32 @@ class ChoiceRows:
 
     A format combination's rows are added once it is over (the tactic builder adds them when
     the next one opens), and its ``Combination`` is let go: a large log's choices are not kept
-    as objects until the table is built.
+    as objects until the table is built. Numbers are kept in arrays and each text once, which
+    a large build's hundred thousand choices would otherwise hold as objects of their own.
     """
 
     def __init__(self) -> None:
         self.run: list[int | None] = []
         self.build: list[int | None] = []
         self.strategy: list[int | None] = []
-        self.number: list[int] = []
+        self.number = array("q")
         self.layer: list[str | None] = []
         self.formats: list[str | None] = []
         self.runner: list[str] = []
         self.runner_id: list[int | None] = []
         # Unsigned values, made text only once per distinct tactic (``trtlog.analysis.choices``).
-        self.tactic: list[int] = []
-        self.fallback: list[float] = []
-        self.skipped: list[int] = []
+        self.tactic = array("Q")
+        self.fallback = array("d")
+        self.skipped = array("q")
         self.skipped_runners: list[str] = []
-        self.tuning: list[float] = []
-        self.span: list[float] = []
-        self.line: list[int] = []
+        self.tuning = array("d")
+        self.span = array("d")
+        self.line = array("q")
+        # Each distinct text once: the rows refer to it.
+        self._texts: dict[str, str] = {}
+
+    def _text(self, value: str | None) -> str | None:
+        return value if value is None else self._texts.setdefault(value, value)
 
     def add(self, number: int, combination: Combination) -> None:
         """The rows of combination ``number``, one per runner it chose (none if it chose none)."""
@@ -74,27 +81,28 @@ class ChoiceRows:
         seconds = combination.profiling_seconds if combination.profiled else math.nan
         first, last = combination.first_time, combination.last_time
         spanned = (last - first).total_seconds() if first and last else math.nan
+        text = self._text
         for choice in combination.chosen:
             self.run.append(choice.run)
             self.build.append(choice.build)
             self.strategy.append(choice.strategy)
             self.number.append(number)
-            self.layer.append(choice.layer)
-            self.formats.append(choice.formats)
-            self.runner.append(choice.chosen_runner)
+            self.layer.append(text(choice.layer))
+            self.formats.append(text(choice.formats))
+            self.runner.append(self._texts.setdefault(choice.chosen_runner, choice.chosen_runner))
             self.runner_id.append(choice.runner_id)
             self.tactic.append(int(choice.tactic))
             self.fallback.append(fastest.get(choice.chosen_runner, math.nan))
             self.skipped.append(combination.skipped_tactics)
-            self.skipped_runners.append(runners_skipped)
+            self.skipped_runners.append(self._texts.setdefault(runners_skipped, runners_skipped))
             self.tuning.append(seconds)
             self.span.append(spanned)
             self.line.append(choice.line)
 
-    def columns(self, number: int = 0, last: Combination | None = None) -> dict[str, list[Any]]:
+    def columns(self, number: int = 0, last: Combination | None = None) -> dict[str, Any]:
         """The columns by name, followed by the rows of ``last`` (combination ``number``, which
         may not be over yet) when given; the lists are not copied where it adds none."""
-        columns: dict[str, list[Any]] = {
+        columns: dict[str, Any] = {
             "run": self.run,
             "build": self.build,
             "strategy": self.strategy,

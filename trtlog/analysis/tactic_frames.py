@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -82,7 +82,7 @@ class CollectedTimings:
     fastest_tactics: array[int]
     # (block, tactic) of the tactics 8.6 stopped timing at its time limit.
     fast_skipped: frozenset[tuple[int, int]]
-    choices: dict[str, list[Any]]
+    choices: dict[str, Sequence[Any]]
 
 
 class TacticFrames:
@@ -140,7 +140,7 @@ class TacticFrames:
             positions = np.flatnonzero(self._chosen)
             self._in_engine[positions] = in_engine(self._frame_at(positions), engine)
 
-    def parts(self) -> Iterator[tuple[int, int, dict[str, list[Any]]]]:
+    def parts(self) -> Iterator[tuple[int, int, dict[str, Sequence[Any]]]]:
         """The rows in parts of about ``PART_ROWS`` that hold whole format combinations and
         whole runner blocks (what a rank, a mark or a choice is worked out within), with the
         choices made in each part's combinations: ``(start, stop, choices)``. The choices of

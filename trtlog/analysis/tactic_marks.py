@@ -5,6 +5,7 @@ timing at once: a large log has millions of them."""
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -54,7 +55,7 @@ def chosen_marks(
     combination: np.ndarray,
     runner: pd.Categorical,
     tactic: np.ndarray,
-    choices: dict[str, list[Any]],
+    choices: dict[str, Sequence[Any]],
 ) -> np.ndarray:
     """Whether each timing is of the tactic finally chosen for its combination and runner
     (``choices``: ``TacticCollector.choice_columns``)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trtlog.analysis.columns import TextColumn
@@ -184,7 +184,7 @@ class TacticCollector:
             current = self._tuned = Combination()
         return current
 
-    def choice_columns(self) -> dict[str, list[Any]]:
+    def choice_columns(self) -> dict[str, Sequence[Any]]:
         """The values of the ``choices`` table that come from the events, one row per
         ``Chose Runner Type`` line so far (``ChoiceRows.columns``)."""
         return self._choices.columns(self._combination, self._tuned)
