@@ -84,3 +84,15 @@ def test_jsonl_without_the_store_builds_no_tables_and_writes_what_it_does_with_t
     assert alone.exit_code == 0, alone.output
     assert alone.output == stored.output
     assert len(alone.output.splitlines()) == len(parse_file(path).events)
+
+
+@pytest.mark.slow
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS_LOGS, ids=lambda path: path.name)
+def test_the_events_kept_alone_give_the_summary_of_a_real_log(path: Path) -> None:
+    tables, kept = TableStream(), KeptEvents()
+    shell = read_sources(resolve(path), tables.feed)
+    read_sources(resolve(path), kept.feed)
+    assert kept.events == tables.events and kept.families == tables.families
+    alone = BuildLog.from_stream(shell, kept)
+    assert asdict(alone.summary) == asdict(BuildLog.from_stream(shell, tables).summary)

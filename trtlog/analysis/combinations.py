@@ -69,9 +69,6 @@ class ChoiceRows:
         # Each distinct text once: the rows refer to it.
         self._texts: dict[str, str] = {}
 
-    def _text(self, value: str | None) -> str | None:
-        return value if value is None else self._texts.setdefault(value, value)
-
     def add(self, number: int, combination: Combination) -> None:
         """The rows of combination ``number``, one per runner it chose (none if it chose none)."""
         if not combination.chosen:
@@ -81,20 +78,21 @@ class ChoiceRows:
         seconds = combination.profiling_seconds if combination.profiled else math.nan
         first, last = combination.first_time, combination.last_time
         spanned = (last - first).total_seconds() if first and last else math.nan
-        text = self._text
+        held = self._texts.setdefault
         for choice in combination.chosen:
             self.run.append(choice.run)
             self.build.append(choice.build)
             self.strategy.append(choice.strategy)
             self.number.append(number)
-            self.layer.append(text(choice.layer))
-            self.formats.append(text(choice.formats))
-            self.runner.append(self._texts.setdefault(choice.chosen_runner, choice.chosen_runner))
+            layer, formats, runner = choice.layer, choice.formats, choice.chosen_runner
+            self.layer.append(layer if layer is None else held(layer, layer))
+            self.formats.append(formats if formats is None else held(formats, formats))
+            self.runner.append(held(runner, runner))
             self.runner_id.append(choice.runner_id)
             self.tactic.append(int(choice.tactic))
-            self.fallback.append(fastest.get(choice.chosen_runner, math.nan))
+            self.fallback.append(fastest.get(runner, math.nan))
             self.skipped.append(combination.skipped_tactics)
-            self.skipped_runners.append(self._texts.setdefault(runners_skipped, runners_skipped))
+            self.skipped_runners.append(held(runners_skipped, runners_skipped))
             self.tuning.append(seconds)
             self.span.append(spanned)
             self.line.append(choice.line)
