@@ -4,9 +4,9 @@ A verbose log of a large model holds millions of tactic timings and Myelin trace
 blocks, ``trtlog.parse.items``), and the format combinations, timing runners and fastest
 tactics around them. ``TableStream`` takes each item as it is parsed: the tactic and timeline
 builders read every one, the counts per family see every one, and the events the other tables
-read are kept: all but the blocks and the autotuning events (of which the memory table needs
-those where the build number changes, the warnings table those that warn). Memory stays near
-the size of the tables, whatever the size of the log.
+read are kept: all but the blocks (other programs' lines excepted) and the autotuning events (of
+which the memory table needs those where the build number changes, the warnings table those
+that warn). Memory stays near the size of the tables, whatever the size of the log.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from trtlog.analysis.tactics import TacticCollector
 from trtlog.analysis.timeline.builder import TimelineBuilder
-from trtlog.events import AutotuningEvent, Event, LayerCount
+from trtlog.events import AutotuningEvent, Event, Foreign, LayerCount
 from trtlog.parse import WARNING_OR_WORSE
 from trtlog.parse.items import Item, LineBlock
 
@@ -46,6 +46,9 @@ class KeptEvents:
         families = self.families
         if isinstance(item, LineBlock):
             families[item.kind.family] = families.get(item.kind.family, 0) + len(item)
+            if item.kind is Foreign:
+                # The summary reads other programs' lines (the GPU Torch-TensorRT names).
+                self.events.extend(item.events())
             return
         families[item.family] = families.get(item.family, 0) + 1
         kind = type(item)

@@ -38,6 +38,7 @@ from trtlog.events.notes import BuilderNote, EmptyMessage, MyelinTrace
 from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
 from trtlog.events.phases import PhaseDuration
+from trtlog.events.records import Foreign
 from trtlog.events.run import RunHeader
 from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.tuning_context import AutotuningContext
@@ -223,10 +224,10 @@ class _Place:
         if ends:
             self.open = False
 
-    def place(self, event: Event) -> tuple[int | None, int | None, int | None]:
-        """The place of an event that neither starts nor ends a build."""
+    def place(self, family: str) -> tuple[int | None, int | None, int | None]:
+        """The place of an event of ``family`` that neither starts nor ends a build."""
         self.content = True
-        if self.open or self.build is None or event.family not in _BEFORE_BUILD_FAMILIES:
+        if self.open or self.build is None or family not in _BEFORE_BUILD_FAMILIES:
             return self.run, self.build, self.strategy
         return self.run, None, None
 
@@ -245,6 +246,11 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
     for event in events:
         if type(event) is LineBlock:
             section = None
+            if event.kind is Foreign:
+                # Another program's lines, linked as each of them would be.
+                event.run, event.build, event.strategy = where.place(Foreign.family)
+                yield event
+                continue
             if event.kind is not MyelinTrace:
                 where.building()
             tuning.place = where.value()
@@ -284,7 +290,7 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 # The strategy a decision names is its own.
                 place = (where.run, where.build, event.strategy)
             else:
-                place = where.place(event)
+                place = where.place(event.family)
             if field == _OPTION:
                 if section:
                     _set_field(event, "section", section)

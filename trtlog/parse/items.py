@@ -1,13 +1,15 @@
 """Items: what the parse hands on, in log order: events, and blocks of lines as columns.
 
 A large build logs millions of tactic timings and Myelin trace lines, one after another under
-one envelope. Making a frozen event object of each costs more than reading the line, and
+one envelope, and a plugin's own debug prints can fill a log with as many lines of another
+program's. Making a frozen event object of each costs more than reading the line, and
 keeping them all costs gigabytes, so the native core hands on such a run of lines as one
-``LineBlock``: the values the lines hold, as columns. The fold links a block once, the table
-builders read its columns, and ``LineBlock.events()`` makes the events it stands for only when
-events are asked for (``parse_file``, ``--format json``). Every other record, the native core's
-claims included, is an event. ``tests/test_core.py`` holds the events of every block of every
-corpus log to the grammar's events of the same lines.
+``LineBlock``: the values the lines hold, as columns (and the record parser so keeps a run of
+lines under a record that no message form can start, ``trtlog.parse.foreign_runs``). The fold
+links a block once, the table builders read its columns, and ``LineBlock.events()`` makes the
+events it stands for only when events are asked for (``parse_file``, ``--format json``). Every
+other record, the native core's claims included, is an event. ``tests/test_core.py`` holds the
+events of every block of every corpus log to the grammar's events of the same lines.
 """
 
 from __future__ import annotations
@@ -22,19 +24,22 @@ from trtlog.events.autotuning import TacticTiming
 from trtlog.events.base import Event, TacticId, timed_ms
 from trtlog.events.makers import value_maker
 from trtlog.events.notes import MyelinTrace
+from trtlog.events.records import Foreign
 from trtlog.parse.envelope import Envelope
 
 # Each event's fields in their order (``dataclasses.fields``): the head, the place, its own.
-_make_trace = value_maker(MyelinTrace)
 _make_timing = value_maker(TacticTiming)
+# The blocks of lines kept as text, by their class.
+_TEXT_MAKERS = {MyelinTrace: value_maker(MyelinTrace), Foreign: value_maker(Foreign)}
 
 
 @dataclass(slots=True, eq=False)
 class LineBlock:
-    """Consecutive one-line tactic timings (or Myelin trace lines) with one envelope: the lines
-    of a whole timing runner, carried as columns of the values they hold."""
+    """Consecutive one-line tactic timings (or Myelin trace lines, or another program's lines)
+    with one envelope: the lines of a whole timing runner, carried as columns of the values they
+    hold."""
 
-    kind: type[TacticTiming] | type[MyelinTrace]
+    kind: type[TacticTiming] | type[MyelinTrace] | type[Foreign]
     first_line: int
     envelope: Envelope
     # TacticTiming: the tactic ids (TensorRT's unsigned values, ``TacticId``) and the times as
@@ -42,7 +47,7 @@ class LineBlock:
     # kernels and their parameters (None where the line names none). MyelinTrace: the lines'
     # messages (" (foreignNode) ...") joined by newlines, and how many there are (both arrays
     # empty): a line's text is cut from them only when its event is asked for, which the table
-    # builders never do.
+    # builders never do. Foreign: the lines as they were, joined by newlines, and their count.
     tactics: array[int]
     times: array[float]
     kernels: list[str | None] | None = None
@@ -81,11 +86,14 @@ class LineBlock:
     def last_line(self) -> int:
         return self.first_line + len(self) - 1
 
-    def trace_texts(self) -> list[str]:
-        """The texts of a Myelin trace block's lines (the message after the "(foreignNode)" or
-        "(myelin)" that starts it)."""
+    def texts(self) -> list[str]:
+        """The ``text`` of each line's event: of a Myelin trace line the message after the
+        "(foreignNode)" or "(myelin)" that starts it, of a foreign line the line."""
         assert self.trace is not None
-        return [message[message.index(")") + 1 :].strip() for message in self.trace.split("\n")]
+        lines = self.trace.split("\n")
+        if self.kind is Foreign:
+            return lines
+        return [message[message.index(")") + 1 :].strip() for message in lines]
 
     def line_kernels(self) -> tuple[list[str | None], list[str | None]]:
         """A timing block's kernels and their parameters, one per line (None where a line names
@@ -108,15 +116,16 @@ class LineBlock:
         (its own values, those that differ from line to line, left empty)."""
         line, shared = self.first_line, self._shared()
         if self.trace is not None:
-            return _make_trace(line, line, *shared, "")  # type: ignore[no-any-return]
+            return _TEXT_MAKERS[self.kind](line, line, *shared, "")  # type: ignore[no-any-return]
         return _make_timing(line, line, *shared, TacticId(0), None, None, None)  # type: ignore[no-any-return]
 
     def events(self) -> Iterator[Event]:
         """The events of the block's lines, in order."""
         shared = self._shared()
         if self.trace is not None:
-            for number, text in enumerate(self.trace_texts(), start=self.first_line):
-                yield _make_trace(number, number, *shared, text)
+            make = _TEXT_MAKERS[self.kind]
+            for number, text in enumerate(self.texts(), start=self.first_line):
+                yield make(number, number, *shared, text)
             return
         kernels, parameters = self.line_kernels()
         for number, (tactic, time, kernel, parameter) in enumerate(

@@ -31,6 +31,7 @@ from trtlog.parse.envelope import (
     Envelope,
     torch_tensorrt_only,
 )
+from trtlog.parse.foreign_runs import foreign_block, foreign_runs, unstartable_line
 from trtlog.parse.grammar import message_parser, message_transformer
 from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
@@ -149,9 +150,17 @@ class RecordParser:
         if used < len(lines):
             # The lines under a record have no envelope of their own; they keep its time.
             inherited = Envelope("none", record.envelope.timestamp, None, "none")
-        for number, text in zip(numbers[used:], lines[used:], strict=True):
-            events.extend(self._parse_bare(inherited, number, text, suspect, record.read))
-            suspect = False
+        bare = zip(numbers[used:], lines[used:], strict=True)
+        if suspect:
+            number, text = next(bare)
+            events.extend(self._parse_bare(inherited, number, text, True, record.read))
+        unstartable = unstartable_line(self._starts, record.read, self.split_lines)
+        for line in foreign_runs(bare, unstartable):
+            if isinstance(line, list):
+                self.counts.foreign += len(line)
+                events.append(foreign_block(inherited, line))
+            else:
+                events.extend(self._parse_bare(inherited, *line, False, record.read))
         return events
 
     def _count_claimed(self, claimed: ClaimedRecords) -> list[Item]:

@@ -15,6 +15,7 @@ from typing import Any
 from trtlog.events.autotuning import TacticTiming
 from trtlog.events.base import Event, TacticId, Tensor, timed_ms
 from trtlog.events.notes import MyelinTrace
+from trtlog.events.records import Foreign
 from trtlog.parse.items import LineBlock
 
 # Per event class, its fields' names in order.
@@ -120,6 +121,7 @@ def _value_json(value: Any) -> str:
 _LINE_FIELDS = {
     TacticTiming: ("line", "end_line", "tactic", "time_ms", "kernel", "kernel_parameters"),
     MyelinTrace: ("line", "end_line", "text"),
+    Foreign: ("line", "end_line", "text"),
 }
 
 
@@ -141,10 +143,10 @@ def block_json(block: LineBlock) -> list[str]:
     parts.append("}")
     template = "".join(parts)
     numbers = range(block.first_line, block.first_line + len(block))
-    if block.kind is MyelinTrace:
+    if block.trace is not None:
         return [
             template % {"line": number, "end_line": number, "text": encode_basestring_ascii(text)}
-            for number, text in zip(numbers, block.trace_texts(), strict=True)
+            for number, text in zip(numbers, block.texts(), strict=True)
         ]
     kernels, parameters = block.line_kernels()
     return [

@@ -55,10 +55,10 @@ from trtlog.events import (
     LayerCount,
     LayerPlacement,
     LayersRunningOn,
-    MyelinTrace,
     PhaseDuration,
     ProgressUpdate,
     RunHeader,
+    TacticTiming,
 )
 from trtlog.events.base import EXPORT_PRODUCER
 from trtlog.parse.items import Item, LineBlock
@@ -199,7 +199,7 @@ def timeline_table(items: Iterable[Item]) -> pd.DataFrame:
 def _builds(item: Item) -> bool:
     """Whether ``item`` shows the run building an engine (not only loading one)."""
     if type(item) is LineBlock:
-        return item.kind is not MyelinTrace
+        return item.kind is TacticTiming
     if isinstance(item, (LayerCount, AutotuningEvent, LayersRunningOn, LayerPlacement)):
         return True
     if isinstance(item, ProgressUpdate):

@@ -22,7 +22,6 @@ from trtlog.events import (
     FormatCombination,
     LayerCount,
     MemUsageChange,
-    MyelinTrace,
     OptionLine,
     PhaseDuration,
     ProgressUpdate,
@@ -198,7 +197,8 @@ def read_block(run: Run, block: LineBlock, position: int, spread: int) -> None:
     last = offset + ((position + count - 1) / spread if spread else 0.0)
     run.previous_offset = last
     tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
-    if block.kind is MyelinTrace:
+    if block.kind is not TacticTiming:
+        # Myelin's trace and other programs' lines say nothing of the phase.
         _extend(run, tuning, block.last_line, last)
         return
     run.build = run.passes.of(block.build, block.strategy)
