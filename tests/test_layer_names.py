@@ -1,12 +1,17 @@
-"""Matching ``--layer`` patterns to layer names, and the closest names when none matches."""
+"""Matching ``--layer`` patterns to layer names, the closest names when none matches, and the
+parts of an engine layer's name."""
 
 from __future__ import annotations
 
 import difflib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tests.conftest import examples
 from trtlog.analysis import queries
+from trtlog.analysis.names import split_top_level
 from trtlog.analysis.queries import NoMatch, closest_names, match_layers
 
 # A large language model's layers: the same few dozen names in each of 80 decoder layers, and
@@ -68,3 +73,50 @@ def test_no_match_names_the_closest_of_many() -> None:
 
 def test_nothing_alike_suggests_nothing() -> None:
     assert closest_names("%%%%", LARGE) == []
+
+
+def _split_char_by_char(text: str, separator: str) -> list[str]:
+    """The reading ``split_top_level`` gives, one character at a time."""
+    parts, depth, start, index = [], 0, 0, 0
+    while index < len(text):
+        if text[index] in "([{":
+            depth += 1
+        elif text[index] in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and text.startswith(separator, index):
+            parts.append(text[start:index])
+            index += len(separator)
+            start = index
+            continue
+        index += 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+@pytest.mark.parametrize(
+    ("name", "separator", "parts"),
+    [
+        # 8.x fused layers; a generated point-wise kernel's inputs; merged layers.
+        ("Conv_0 + Relu_1", " + ", ["Conv_0", "Relu_1"]),
+        ("PWN(Mul_5, Add_6) + Conv_7", " + ", ["PWN(Mul_5, Add_6)", "Conv_7"]),
+        ("Mul_5, PWN(Add_6, Sub_7)", ", ", ["Mul_5", "PWN(Add_6, Sub_7)"]),
+        ("{ForeignNode[a + b...c]} || Conv_1", " || ", ["{ForeignNode[a + b...c]}", "Conv_1"]),
+        # A closing bracket with none open, and a separator at the ends.
+        (") + a + ", " + ", [")", "a"]),
+        ("Conv_0", " + ", ["Conv_0"]),
+        ("  ", " + ", []),
+    ],
+)
+def test_names_split_only_where_no_bracket_is_open(
+    name: str, separator: str, parts: list[str]
+) -> None:
+    assert split_top_level(name, separator) == parts
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(
+    st.text(alphabet="ab ,+|()[]{}.", max_size=40),
+    st.sampled_from([" + ", " || ", ", "]),
+)
+def test_splitting_names_reads_them_a_character_at_a_time(text: str, separator: str) -> None:
+    assert split_top_level(text, separator) == _split_char_by_char(text, separator)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 _REFORMAT = re.compile(
     r"^Reformatting CopyNode for "
@@ -45,24 +46,30 @@ def reformat_target(name: str) -> tuple[str, str] | None:
 
 def split_top_level(text: str, separator: str) -> list[str]:
     """Split at ``separator`` where no bracket of any kind is open."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif depth == 0 and text.startswith(separator, index):
-            parts.append(text[start:index])
-            index += len(separator)
-            start = index
-            continue
-        index += 1
-    parts.append(text[start:])
+    if separator not in text:
+        # Most names are of one layer: nothing to split.
+        parts = [text]
+    else:
+        parts = []
+        depth = 0
+        start = 0
+        # Only brackets and separators change anything (separators hold no bracket).
+        for match in _marks(separator).finditer(text):
+            char = match.group()
+            if char in _OPEN:
+                depth += 1
+            elif char in _CLOSE:
+                depth = max(depth - 1, 0)
+            elif depth == 0:
+                parts.append(text[start : match.start()])
+                start = match.end()
+        parts.append(text[start:])
     return [part.strip() for part in parts if part.strip()]
+
+
+@cache
+def _marks(separator: str) -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(_OPEN + _CLOSE)}]|{re.escape(separator)}")
 
 
 def original_layers(name: str) -> list[Part]:
