@@ -15,10 +15,12 @@ from tests.conftest import CORPUS_LOGS, SAMPLES, corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.analysis.clock import Clock
 from trtlog.analysis.queries import tuning_share_view, tuning_view
+from trtlog.analysis.timeline import placement
 from trtlog.analysis.timeline.builder import TimelineBuilder
 from trtlog.analysis.timeline.phases import phase_of
 from trtlog.analysis.timeline.placement import _TUNING_EVENTS, read_block, read_item
 from trtlog.analysis.timeline.spans import COLUMNS
+from trtlog.events import Unrecognized
 from trtlog.parse import StreamItems, parse_file, parse_text
 from trtlog.parse.items import LineBlock
 
@@ -303,3 +305,41 @@ def test_tuning_read_in_runs_gives_the_timeline_of_item_by_item(path: Path) -> N
     together = TimelineBuilder().feed_all(items).table()
     one_by_one = _ItemByItem().feed_all(items).table()
     pd.testing.assert_frame_equal(together, one_by_one, check_exact=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    [*sorted(SAMPLES.glob("*.log")), *CORPUS_LOGS],
+    ids=lambda path: path.name,
+)
+def test_events_of_classes_that_show_no_phase_extend_it_as_placing_them_would(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The classes whose events show no phase (notes, trace averages, other programs' lines)
+    # only extend the phase under way, without ``_place_event``: the same timeline.
+    with path.open("rb") as stream:
+        items = list(StreamItems().folded(stream))
+    directly = TimelineBuilder().feed_all(items).table()
+    monkeypatch.setattr(placement, "_SILENT_CLASSES", {})
+    monkeypatch.setattr(placement, "_silent_class", lambda event, run: False)
+    placed = TimelineBuilder().feed_all(items).table()
+    pd.testing.assert_frame_equal(directly, placed, check_exact=True)
+
+
+def test_a_line_of_no_phase_extends_the_phase_under_way_without_being_placed() -> None:
+    log = "\n".join(
+        [
+            "[07/07/2026-02:11:00] [I] [TRT] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: "
+            "CPU 20, GPU 500 (MiB)",
+            "[07/07/2026-02:11:02] [V] [TRT] Original: 3 layers",
+            "[07/07/2026-02:11:05] [I] [TRT] A line no rule knows",
+        ]
+    )
+    placement._SILENT_CLASSES.clear()
+    timeline = BuildLog.from_parsed(parse_text(log)).timeline
+    phases = timeline[timeline["level"] == "phase"]
+    # The unknown line ends graph optimisation at its line and second, and was not placed.
+    last = phases.iloc[-1]
+    assert (last["phase"], last["last_line"], last["end_s"]) == ("graph optimisation", 3, 5.0)
+    assert placement._SILENT_CLASSES[(Unrecognized, True)] is True

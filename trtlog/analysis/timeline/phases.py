@@ -176,6 +176,11 @@ def phase_of(event: Event, run_builds: bool) -> str | None:
     return phase
 
 
+def says_nothing_by_class(event: Event, run_builds: bool) -> bool:
+    """Whether no event of ``event``'s class shows a phase (``phase_of`` is None by class)."""
+    return phase_of(event, run_builds) is None and (type(event), run_builds) in _PHASE_BY_CLASS
+
+
 def _phase_of(event: Event, run_builds: bool) -> str | None:
     if isinstance(event, _SILENT):
         return None

@@ -9,6 +9,7 @@ from trtlog.analysis.timeline.phases import (
     RUN_PHASES,
     phase_of,
     reported_phase,
+    says_nothing_by_class,
     total_kind,
 )
 from trtlog.analysis.timeline.spans import Run, Span, add_reported, close
@@ -42,12 +43,34 @@ def read_item(run: Run, item: Item, fraction: float) -> None:
     # towards measuring the run.
     offset = run.clock.offset(item.timestamp, own=item.severity is not None) + fraction
     try:
-        if type(item) in _TUNING_EVENTS:
+        kind = type(item)
+        if kind in _TUNING_EVENTS:
             _place_tuning_event(run, item, offset)  # type: ignore[arg-type]
         elif isinstance(item, Event):
-            _place_event(run, item, offset)
+            silent = _SILENT_CLASSES.get((kind, run.builds_engine))
+            if silent is None:
+                silent = _SILENT_CLASSES[(kind, run.builds_engine)] = _silent_class(item, run)
+            if silent:
+                tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
+                _extend(run, tuning, item.end_line, offset)
+            else:
+                _place_event(run, item, offset)
     finally:
         run.previous_offset = offset
+
+
+# Per class of event (and whether the run builds an engine): whether its events only extend
+# the phase under way (``_place_event`` would do nothing else with them): most of a log's
+# notes, trace averages and other programs' lines.
+_SILENT_CLASSES: dict[tuple[type, bool], bool] = {}
+# The events ``_place_event`` reads whatever their phase.
+_READ_IN_ANY_PHASE = (AutotuningEvent, LayerCount, ReformatLayerAdded, PhaseDuration)
+
+
+def _silent_class(event: Event, run: Run) -> bool:
+    return not isinstance(event, _READ_IN_ANY_PHASE) and says_nothing_by_class(
+        event, run.builds_engine
+    )
 
 
 # The autotuning events of every format combination and runner (a large build logs hundreds of
