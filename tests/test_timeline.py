@@ -343,3 +343,30 @@ def test_a_line_of_no_phase_extends_the_phase_under_way_without_being_placed() -
     last = phases.iloc[-1]
     assert (last["phase"], last["last_line"], last["end_s"]) == ("graph optimisation", 3, 5.0)
     assert placement._SILENT_CLASSES[(Unrecognized, True)] is True
+
+
+def test_a_progress_monitors_bars_mark_the_steps_they_start() -> None:
+    # TensorRT 10's Python progress monitor (the Cookbook's), its bars redrawn in place.
+    up = "\x1b[2A\x1b[0G\x1b[2K"
+    log = "\n".join(
+        [
+            "[07/07/2026-06:12:50] [TRT] [W] ModelImporter.cpp:994: Make sure output z has "
+            "Int64 binding.",
+            "\x1b[0G\x1b[2K[----------] Building engine 0/6",
+            up + "[----------] Building engine 0/6",
+            "\x1b[2K [----------] Cloning network graph 0/30",
+            up + "[----------] Building engine 0/6",
+            "\x1b[2K [==========] Cloning network graph 30/30",
+            up + "[==--------] Building engine 1/6",
+            "\x1b[2K [----------] Optimizing graph 0/4",
+            up + "[==--------] Building engine 1/6",
+            "\x1b[2K [=====-----] Optimizing graph 2/4",
+            up + "[====------] Building engine 2/6",
+            "\x1b[2K [----------] Timing graph nodes 0/12",
+        ]
+    )
+    timeline = BuildLog.from_parsed(parse_text(log)).timeline
+    phases = timeline[timeline["level"] == "phase"]
+    # Each bar that starts (0 done) opens its step; redraws and bars that move open none.
+    assert list(phases["phase"]) == ["network construction", "graph optimisation", "autotuning"]
+    assert list(phases["first_line"]) == [4, 8, 12]

@@ -166,6 +166,9 @@ _PHASE_BY_CLASS: dict[tuple[type[Event], bool], str | None] = {}
 def phase_of(event: Event, run_builds: bool) -> str | None:
     """The phase ``event`` shows the builder in, or None where it says nothing about that
     (notes, warnings, memory-usage reports, reported durations, unknown lines)."""
+    if type(event) is ProgressUpdate:
+        # A progress monitor redraws its bars tens of thousands of times (10.x): first.
+        return _bar_phase(event)
     # A large log holds hundreds of thousands of autotuning events: their phase is looked up.
     key = (type(event), run_builds)
     if key in _PHASE_BY_CLASS:
@@ -195,8 +198,7 @@ def _phase_of(event: Event, run_builds: bool) -> str | None:
     if isinstance(event, BuilderNote):
         return next((phase for text, phase in _NOTE_PHASES if event.text.startswith(text)), None)
     if isinstance(event, ProgressUpdate):
-        # A bar that starts marks its step; redraws of the bars around it say nothing new.
-        return _PROGRESS_PHASES.get(event.phase) if event.done == 0 else None
+        return _bar_phase(event)
     if isinstance(event, PhaseMarker):
         return next((phase for text, phase in _MARKER_PHASES if event.text.startswith(text)), None)
     if isinstance(event, InferenceProgress) and event.what.startswith("Set shape"):
@@ -225,6 +227,11 @@ def _phase_of(event: Event, run_builds: bool) -> str | None:
     if event.family == "engine" or isinstance(event, EngineLayerInformation):
         return "engine generation and serialisation"
     return _FAMILY_PHASES.get(event.family)
+
+
+def _bar_phase(event: ProgressUpdate) -> str | None:
+    """A bar that starts marks its step; redraws of the bars around it say nothing new."""
+    return _PROGRESS_PHASES.get(event.phase) if event.done == 0 else None
 
 
 def _initialises(event: Event) -> bool:
