@@ -363,6 +363,9 @@ def test_a_progress_monitors_bars_mark_the_steps_they_start() -> None:
             "\x1b[2K [=====-----] Optimizing graph 2/4",
             up + "[====------] Building engine 2/6",
             "\x1b[2K [----------] Timing graph nodes 0/12",
+            up + "[====------] Building engine 2/6",
+            # A bar first seen part-way (its start not in the log) starts nothing.
+            "\x1b[2K [===-------] Timing tensor reformats 3/10",
         ]
     )
     timeline = BuildLog.from_parsed(parse_text(log)).timeline
