@@ -118,11 +118,6 @@ class _Lines:
         self.tactics = tactics
         self.seconds = [] if seconds is None else [seconds]
 
-    def extend(self, other: _Lines) -> None:
-        self.last_line, self.end = other.last_line, other.end
-        self.tactics += other.tactics
-        self.seconds.extend(other.seconds)
-
     def place(self, run: Run, spans: list[Span], key: tuple[int | None, str, str | None]) -> Span:
         span = run.place(spans, key, self.first_line, self.first_end_line, self.start)
         span.last_line, span.end = self.last_line, self.end
@@ -139,45 +134,59 @@ def read_tuning_run(
     autotuning span and its layer's span that the items before it placed, so each span is
     placed once for all of them."""
     clock = run.clock
-    lines: list[_Lines] = []
+    # The runs of consecutive lines of each layer (a layer's lines continue past lines of no
+    # layer, a reformat's format combination), and where all the lines start and end.
+    layers: list[_Lines] = []
+    current: _Lines | None = None
+    first: tuple[int, int, float] | None = None
+    last_line, end, tactics = 0, 0.0, 0
     for item in items:
         if type(item) is LineBlock:
             block: LineBlock = item
             count = len(block)
             offset = clock.offset_of_lines(block.timestamp, block.severity is not None, count)
-            first = offset + (position / spread if spread else 0.0)
-            last = offset + ((position + count - 1) / spread if spread else 0.0)
-            lines.append(_Lines(block.layer, block.first_line, block.first_line, first,
-                                block.last_line, last, block.timings, None))  # fmt: skip
+            start = offset + (position / spread if spread else 0.0)
+            end = offset + ((position + count - 1) / spread if spread else 0.0)
+            layer, line, end_line, last_line = (
+                block.layer,
+                block.first_line,
+                block.first_line,
+                block.last_line,
+            )
+            timed, seconds = block.timings, None
             position += count
+        else:
+            event: AutotuningEvent = item  # type: ignore[assignment]
+            layer, line, end_line = event.layer, event.line, event.end_line
+            seconds = event.profiling_seconds if type(event) is FastestTactic else None
+            start = end = clock.offset(event.timestamp, own=event.severity is not None) + (
+                position / spread if spread else 0.0
+            )
+            last_line, timed = end_line, 0
+            position += 1
+        if first is None:
+            first = (line, end_line, start)
+        tactics += timed
+        if not layer:
             continue
-        event: AutotuningEvent = item  # type: ignore[assignment]
-        stamp, own, layer = event.timestamp, event.severity is not None, event.layer
-        line, end_line = event.line, event.end_line
-        seconds = event.profiling_seconds if type(event) is FastestTactic else None
-        offset = clock.offset(stamp, own=own) + (position / spread if spread else 0.0)
-        lines.append(_Lines(layer, line, end_line, offset, end_line, offset, 0, seconds))
-        position += 1
+        if current is not None and current.layer == layer:
+            current.last_line, current.end = last_line, end
+            current.tactics += timed
+            if seconds is not None:
+                current.seconds.append(seconds)
+            continue
+        current = _Lines(layer, line, end_line, start, last_line, end, timed, seconds)
+        layers.append(current)
+    assert first is not None
     run.build = run.passes.of(*key)
     _enter(run, "autotuning")
     run.started = True
     build = run.build
-    tactics = sum(part.tactics for part in lines)
-    whole = _Lines(None, lines[0].first_line, lines[0].first_end_line, lines[0].start,
-                   lines[-1].last_line, lines[-1].end, tactics, None)  # fmt: skip
+    whole = _Lines(None, *first, last_line, end, tactics, None)
     whole.place(run, run.phases, (build, "autotuning", None))
-    # A layer's lines continue past lines of no layer (a reformat's format combination).
-    layer_lines: _Lines | None = None
-    for part in lines:
-        if not part.layer:
-            continue
-        if layer_lines is not None and layer_lines.layer == part.layer:
-            layer_lines.extend(part)
-            continue
-        _place_layer(run, build, layer_lines)
-        layer_lines = part
-    _place_layer(run, build, layer_lines)
-    run.previous_offset = lines[-1].end
+    for lines in layers:
+        _place_layer(run, build, lines)
+    run.previous_offset = end
     return position
 
 
