@@ -10,6 +10,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from lark import Lark
+from lark.exceptions import UnexpectedInput
 from lark.load_grammar import FromPackageLoader, Grammar, PackageResource, load_grammar
 
 from trtlog.grammars import grammar_cache, grammar_text
@@ -169,3 +170,20 @@ def non_capturing(pattern: str) -> str:
         elif character == "(" and not pattern.startswith("?", index + 1):
             out.append("?:")
     return "".join(out)
+
+
+def first_bad_line(error: UnexpectedInput) -> int | None:
+    """The first line of the record the grammar could not take (1-based), if known.
+
+    A message that is complete but followed by a line it does not take fails on the newline
+    that ends it; that newline belongs to the line before the bad one.
+    """
+    line = getattr(error, "line", None)
+    if not isinstance(line, int) or line <= 0:
+        return None
+    token = getattr(error, "token", None)
+    if token is not None and token.type == "_NL":
+        return line + 1
+    if getattr(error, "char", None) == "\n":
+        return line + 1
+    return line

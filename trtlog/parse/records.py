@@ -32,7 +32,7 @@ from trtlog.parse.envelope import (
     torch_tensorrt_only,
 )
 from trtlog.parse.foreign_runs import foreign_block, foreign_runs, unstartable_line
-from trtlog.parse.grammar import message_parser, message_transformer
+from trtlog.parse.grammar import first_bad_line, message_parser, message_transformer
 from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
@@ -234,6 +234,10 @@ class RecordParser:
                     used = 0
                 else:
                     used = min(used - 1, error_line - 1)
+            events = self._try_trimmed(start, envelope, numbers[0], lines[0])
+            if events is not None:
+                self._tally("recognized", numbers[0])
+                return events, 1
         if envelope.producer in POLYGRAPHY_OR_LOGGER:
             events, _ = self._try(
                 "foreign_message", envelope, record.line, record.line, [record.body], record.raw
@@ -275,6 +279,8 @@ class RecordParser:
                 self._tally("recognized", number)
                 return [item]
         events, _ = self._try("message", inherited, number, number, [text])
+        if events is None:
+            events = self._try_trimmed("message", inherited, number, text)
         if events is not None:
             self._tally("recognized", number)
             return list(events)
@@ -297,13 +303,13 @@ class RecordParser:
     ) -> tuple[list[Event] | None, int | None]:
         text = "\n".join(lines)
         if self._starts is not None and not self._starts.can_start(start, text):
-            # Lark would fail on the first character, as ``_first_bad_line`` reads its error.
+            # Lark would fail on the first character, as ``first_bad_line`` reads its error.
             return None, 2 if text.startswith("\n") else 1
         self._transformer.begin(envelope, line, end_line, raw)
         try:
             result = cast("list[Event] | Event", self._lark.parse(text, start=start))
         except UnexpectedInput as error:
-            return None, _first_bad_line(error)
+            return None, first_bad_line(error)
         except Exception:
             # A transformer that cannot build its event (a value out of range, a malformed
             # number) leaves the record unclaimed rather than stopping the parse.
@@ -311,6 +317,18 @@ class RecordParser:
                 raise
             return None, None
         return (result if isinstance(result, list) else [result]), None
+
+    def _try_trimmed(
+        self, start: str, envelope: Envelope, line: int, text: str
+    ) -> list[Event] | None:
+        """The events of a line's message without the blanks after it (a terminal's padding,
+        a log pasted with trailing spaces), where it has any. Tried only once the line as
+        printed failed: some messages end in a blank (a layer without a name)."""
+        trimmed = text.rstrip()
+        if trimmed == text or not trimmed:
+            return None
+        events, _ = self._try(start, envelope, line, line, [trimmed])
+        return events
 
     def _tally(self, kind: str, line: int) -> None:
         """Count one segment of ``line`` as ``kind``; the segments of a split line count once."""
@@ -378,20 +396,3 @@ def _envelope_fields(envelope: Envelope) -> dict[str, Any]:
         "severity": envelope.severity,
         "producer": envelope.producer,
     }
-
-
-def _first_bad_line(error: UnexpectedInput) -> int | None:
-    """The first line of the record the grammar could not take (1-based), if known.
-
-    A message that is complete but followed by a line it does not take fails on the newline
-    that ends it; that newline belongs to the line before the bad one.
-    """
-    line = getattr(error, "line", None)
-    if not isinstance(line, int) or line <= 0:
-        return None
-    token = getattr(error, "token", None)
-    if token is not None and token.type == "_NL":
-        return line + 1
-    if getattr(error, "char", None) == "\n":
-        return line + 1
-    return line
