@@ -135,7 +135,12 @@ HELPER_RULES = {
 # The start rules of each grammar's cases.
 START_RULES = {"messages": MESSAGE_START_RULES, ENVELOPE: (ENVELOPE_START,)}
 # The envelopes the envelope cache leaves to the grammar (it splits every other one itself).
-GRAMMAR_ONLY_ENVELOPES = {"timestamp_only_envelope", "library_level_envelope", "jetson_envelope"}
+GRAMMAR_ONLY_ENVELOPES = {
+    "timestamp_only_envelope",
+    "library_level_envelope",
+    "jetson_envelope",
+    "trtllm_runtime_envelope",
+}
 
 
 @cache

@@ -176,3 +176,26 @@ def test_torch_tensorrt_elapsed_times(seconds_text: str, seconds: float) -> None
     line = f"INFO:torch_tensorrt.dynamo.conversion._TRTInterpreter:Build TRT engine elapsed time: {seconds_text}\n"
     (phase,) = parse_text(line).of(PhaseDuration)
     assert phase.seconds == pytest.approx(seconds)
+
+
+# TensorRT-LLM's C++ runtime loading an engine (as Triton's TensorRT-LLM backend logs it): its
+# own messages, and TensorRT's, which it relays under its own prefix.
+TRTLLM_RUNTIME = """\
+[TensorRT-LLM][INFO] Engine version 0.15.0 found in the config file, assuming engine(s) built by new builder API.
+[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB
+[TensorRT-LLM][INFO] [MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: CPU +0, GPU +1234, now: CPU 0, GPU 4638 (MiB)
+[TensorRT-LLM][WARNING][1] Device 0 peer access Device 1 is not available.
+[TensorRT-LLM][INFO] Using 10718 tokens in paged KV cache.
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_tensorrt_llm_runtime_relays_tensorrts_messages(fast: bool) -> None:
+    log = parse_text(TRTLLM_RUNTIME, fast=fast)
+    kinds = [type(event).__name__ for event in log.events]
+    # TensorRT's messages are read; the runtime's own are another program's lines.
+    assert kinds == ["Foreign", "MemoryAllocation", "MemUsageChange", "Diagnostic", "Foreign"]
+    assert [event.severity for event in log.events] == ["info"] * 3 + ["warning", "info"]
+    assert {event.producer for event in log.events} == {"trtllm"}
+    summary = summarize(log)
+    assert (summary.log_style, summary.recognized, summary.foreign) == ("tensorrt-llm", 3, 2)

@@ -48,8 +48,8 @@ EDGE_LLM_LEVELS = {
     "UNKNOWN": "internal_error",
 }
 # The level words of onnx2trt's and ONNX Runtime's TensorRT loggers ("    BUG" is INTERNAL_ERROR;
-# ONNX Runtime prints VERBOSE as UNKNOWN) and of DeepStream's nvinfer (DEBUG is TensorRT's VERBOSE,
-# and in newer releases its INFO too).
+# ONNX Runtime prints VERBOSE as UNKNOWN), of DeepStream's nvinfer (DEBUG is TensorRT's VERBOSE,
+# and in newer releases its INFO too) and of TensorRT-LLM's C++ runtime (TRACE below DEBUG).
 RELAYED_LEVELS = {
     "BUG": "internal_error",
     "ERROR": "error",
@@ -58,6 +58,7 @@ RELAYED_LEVELS = {
     "VERBOSE": "verbose",
     "UNKNOWN": "verbose",
     "DEBUG": "verbose",
+    "TRACE": "verbose",
 }
 # The date of a stamp that gives the time of day only (TensorRT-Edge-LLM's): offsets between
 # lines hold, the day is unknown.
@@ -283,6 +284,10 @@ class EnvelopeTransformer(Transformer):
 
     def triton_envelope(self, prefix: Token) -> Envelope:
         return triton_envelope(prefix)
+
+    def trtllm_runtime_envelope(self, prefix: Token) -> Envelope:
+        level = prefix.split("]", 2)[1].lstrip("[")
+        return Envelope("tensorrt-llm-runtime", None, RELAYED_LEVELS[level], "trtllm")
 
 
 @cache

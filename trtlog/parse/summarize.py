@@ -59,6 +59,7 @@ _STYLE_NAMES = {
     "onnx-tensorrt": "onnx-tensorrt",
     "onnxruntime": "onnxruntime",
     "triton": "triton",
+    "tensorrt-llm-runtime": "tensorrt-llm",
     "none": "bare",
 }
 

@@ -255,7 +255,13 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "ISO_STAMP_LEVEL",
             "ONNXRUNTIME_PREFIX",
             "TRITON_PREFIX",
+            "TRTLLM_RUNTIME_PREFIX",
         ]
+    );
+    // TensorRT-LLM's C++ runtime's rarer prefix is split by the grammar.
+    assert_eq!(
+        split("[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB"),
+        Split::Grammar
     );
     // A bracket no start terminal goes on with has no envelope, whatever follows it.
     assert_eq!(split("[Tomato] 3 kg"), Split::NoEnvelope);
