@@ -140,6 +140,7 @@ GRAMMAR_ONLY_ENVELOPES = {
     "library_level_envelope",
     "jetson_envelope",
     "trtllm_runtime_envelope",
+    "tensorflow_envelope",
 }
 
 

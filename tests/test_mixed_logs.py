@@ -199,3 +199,33 @@ def test_tensorrt_llm_runtime_relays_tensorrts_messages(fast: bool) -> None:
     assert {event.producer for event in log.events} == {"trtllm"}
     summary = summarize(log)
     assert (summary.log_style, summary.recognized, summary.foreign) == ("tensorrt-llm", 3, 2)
+
+
+# TF-TRT calibrating an INT8 engine (TensorFlow 2.4 with TensorRT 7.2): TensorRT's errors through
+# TF-TRT's logger, TensorFlow's own lines around them (tensorflow/tensorrt issue 119).
+TF_TRT = """\
+2021-01-07 22:13:55.902438: E tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:41] DefaultLogger ../rtSafe/safeContext.cpp (105) - Cudnn Error in initializeCommonContext: 1 (Could not initialize cudnn, please check cudnn installation.)
+2021-01-07 22:13:55.902585: E tensorflow/compiler/tf2tensorrt/kernels/trt_engine_op.cc:838] Calibration failed: Internal: Failed to build TensorRT engine
+2021-01-07 22:13:55.903016: I tensorflow/compiler/tf2tensorrt/kernels/trt_engine_op.cc:812] Starting calibration thread on device 0, Calibration Resource @ 0x7f7c7c01ed10
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_tf_trt_relays_tensorrts_errors(fast: bool) -> None:
+    log = parse_text(TF_TRT, fast=fast)
+    assert [type(event) for event in log.events] == [Diagnostic, Foreign, Foreign]
+    error = log.events[0]
+    assert (error.severity, error.producer, error.line) == ("error", "trt", 1)
+    assert error.timestamp is not None and error.timestamp.microsecond == 902438
+    summary = summarize(log)
+    # TensorFlow's own error is not the build's.
+    assert (summary.log_style, summary.recognized, summary.foreign) == ("tf-trt", 1, 2)
+    assert summary.errors == 1 and summary.first_error is not None
+    assert summary.first_error.startswith("line 1: ")
+
+
+def test_a_plugins_logger_with_tensorflows_prefix_is_not_tensorflow() -> None:
+    # A custom plugin's own logger prints the same prefix for its source file (TensorRT 8.5).
+    line = "2024-06-22 20:52:41.518511: I identity.cpp:161] enqueue hello"
+    (event,) = parse_text("[06/22/2024-20:52:41] [I] Starting inference\n" + line).events[1:]
+    assert (type(event), event.producer, event.severity) == (Foreign, "none", None)

@@ -66,9 +66,9 @@ UNDATED = date(1900, 1, 1)
 
 # Producers whose lines are never TensorRT messages: Python logging of other loggers,
 # TensorRT-Edge-LLM's own messages (which name their source file where TensorRT's say
-# "[TensorRT]"), ONNX Runtime's (no stamp of TensorRT's logger after its prefix) and Triton's
-# (written from another source file than its TensorRT backend's logger).
-FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "triton"})
+# "[TensorRT]"), ONNX Runtime's (no stamp of TensorRT's logger after its prefix), Triton's and
+# TensorFlow's (written from another source file than their logger of TensorRT).
+FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "triton", "tensorflow"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
@@ -175,6 +175,24 @@ def triton_envelope(prefix: str) -> Envelope:
     producer = "trt" if source.partition(":")[0] == TRITON_TENSORRT_LOGGER else "triton"
     stamp = parse_triton_stamp(f"{day[1:]} {time}")
     return Envelope("triton", stamp, LEVELS[prefix[0]], producer)
+
+
+# The source file of TF-TRT's logger of TensorRT.
+TENSORFLOW_TENSORRT_LOGGER = "trt_logger.cc"
+
+
+def tensorflow_envelope(prefix: str) -> Envelope:
+    """TensorFlow's ``2021-01-07 22:13:55.902438: E tensorflow/.../trt_logger.cc:41]
+    DefaultLogger ``: TensorRT's message where TF-TRT's logger wrote it (its name after the
+    source), TensorFlow's own otherwise. The stamp is local time."""
+    stamp, _, rest = prefix.partition(": ")
+    source = rest[2:].partition(":")[0]
+    producer = "trt" if source.rpartition("/")[2] == TENSORFLOW_TENSORRT_LOGGER else "tensorflow"
+    try:
+        timestamp: datetime | None = datetime.fromisoformat(stamp)
+    except ValueError:
+        timestamp = None
+    return Envelope("tensorflow", timestamp, LEVELS[rest[0]], producer)
 
 
 def parse_triton_stamp(text: str) -> datetime | None:
@@ -284,6 +302,9 @@ class EnvelopeTransformer(Transformer):
 
     def triton_envelope(self, prefix: Token) -> Envelope:
         return triton_envelope(prefix)
+
+    def tensorflow_envelope(self, prefix: Token) -> Envelope:
+        return tensorflow_envelope(prefix)
 
     def trtllm_runtime_envelope(self, prefix: Token) -> Envelope:
         level = prefix.split("]", 2)[1].lstrip("[")

@@ -60,6 +60,7 @@ _STYLE_NAMES = {
     "onnxruntime": "onnxruntime",
     "triton": "triton",
     "tensorrt-llm-runtime": "tensorrt-llm",
+    "tensorflow": "tf-trt",
     "none": "bare",
 }
 

@@ -256,11 +256,16 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "ONNXRUNTIME_PREFIX",
             "TRITON_PREFIX",
             "TRTLLM_RUNTIME_PREFIX",
+            "TENSORFLOW_PREFIX",
         ]
     );
     // TensorRT-LLM's C++ runtime's rarer prefix is split by the grammar.
     assert_eq!(
         split("[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB"),
+        Split::Grammar
+    );
+    assert_eq!(
+        split("2021-01-07 22:13:55.902438: E tensorflow/x/trt_logger.cc:41] DefaultLogger x"),
         Split::Grammar
     );
     // A bracket no start terminal goes on with has no envelope, whatever follows it.
