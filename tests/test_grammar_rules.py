@@ -141,6 +141,7 @@ GRAMMAR_ONLY_ENVELOPES = {
     "jetson_envelope",
     "trtllm_runtime_envelope",
     "tensorflow_envelope",
+    "pasted_level_envelope",
 }
 
 

@@ -229,3 +229,24 @@ def test_a_plugins_logger_with_tensorflows_prefix_is_not_tensorflow() -> None:
     line = "2024-06-22 20:52:41.518511: I identity.cpp:161] enqueue hello"
     (event,) = parse_text("[06/22/2024-20:52:41] [I] Starting inference\n" + line).events[1:]
     assert (type(event), event.producer, event.severity) == (Foreign, "none", None)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_tensorrts_lines_pasted_after_blanks_are_its_own(fast: bool) -> None:
+    # A log pasted into a bug report with its stamps cut away, a blank left before each tag
+    # (TensorRT 7.1's CUDA error, TensorRT issue 1976); an indented line between them stays
+    # under the record above it (here the error's own detail).
+    text = "\n".join(
+        [
+            "[05/11/2022-02:42:27] [E] [TRT] ../rtSafe/safeRuntime.cpp (32) - Cuda Error in "
+            "free: 700 (an illegal memory access was encountered)",
+            "  what():  std::exception",
+            " [E] [TRT] ../builder/cudnnBuilderUtils.cpp (354) - Cuda Error in findFastestTactic:"
+            " 77 (an illegal memory access was encountered)",
+        ]
+    )
+    log = parse_text(text, fast=fast)
+    assert [type(event) for event in log.events] == [Diagnostic, Diagnostic]
+    assert [(event.line, event.end_line) for event in log.events] == [(1, 2), (3, 3)]
+    assert [event.severity for event in log.events] == ["error", "error"]
+    assert summarize(log).errors == 2

@@ -272,6 +272,9 @@ class EnvelopeTransformer(Transformer):
     def level_envelope(self, level: Token, library: Token | None) -> Envelope:
         return Envelope("level", None, _level(level), _library_producer(library, "logger"))
 
+    def pasted_level_envelope(self, tags: Token) -> Envelope:
+        return Envelope("level", None, _level(tags.split()[0]), "trt")
+
     def library_level_envelope(self, library: Token, level: Token) -> Envelope:
         return Envelope("python-api", None, _level(level), _library_producer(library, "trt"))
 

@@ -246,6 +246,7 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "TIMESTAMP",
             "LEVEL_TAG",
             "LIBRARY_TAG",
+            "PASTED_LEVEL_TAGS",
             "PYTHON_TRT_LEVEL",
             "TORCH_TRT_PREFIX",
             "PYTHON_LOGGING_PREFIX",
@@ -268,6 +269,11 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
         split("2021-01-07 22:13:55.902438: E tensorflow/x/trt_logger.cc:41] DefaultLogger x"),
         Split::Grammar
     );
+    assert_eq!(
+        split(" [W] [TRT] setDefaultDeviceType was called"),
+        Split::Grammar
+    );
+    assert_eq!(split("    Layer(Convolution): conv1"), Split::NoEnvelope);
     // A bracket no start terminal goes on with has no envelope, whatever follows it.
     assert_eq!(split("[Tomato] 3 kg"), Split::NoEnvelope);
     assert_eq!(split("[V"), Split::NoEnvelope);
