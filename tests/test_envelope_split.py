@@ -18,8 +18,8 @@ from trtlog.parse.envelope import envelope_parser, split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
 
 # The envelope grammar's terminals in the rows the core splits itself (each optional part both
-# with and without it). A stamp alone, "[TRT] [V]" and jetson-inference's "[TRT]    " are left
-# to the grammar.
+# with and without it). A stamp alone, "[TRT] [V]" and the rarer envelopes (``GRAMMAR_ROWS``)
+# are left to the grammar.
 SPLIT_ROWS = [
     ("TIMESTAMP", "LEVEL_TAG", "LIBRARY_TAG"),
     ("TIMESTAMP", "LEVEL_TAG"),
@@ -84,6 +84,36 @@ def test_the_core_splits_any_envelope_as_the_grammar_does_or_leaves_it(line: str
         assert split == split_envelope(line), line
     if not line.isascii():
         assert split is None or split[0].style == "none", line
+
+
+# The rarer envelopes the core leaves to the grammar: each line it splits anyway must be split
+# as the grammar does (the prefixes as generated, then a message or text that starts like one).
+GRAMMAR_ROWS = [
+    ("TRTLLM_RUNTIME_PREFIX",),
+    ("TENSORFLOW_PREFIX",),
+    ("PASTED_LEVEL_TAGS",),
+    ("JETSON_TAG",),
+    ("TIMESTAMP",),
+]
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(
+    st.sampled_from(GRAMMAR_ROWS).flatmap(
+        lambda row: st.tuples(*(terminal_text(name, True) for name in row)).map("".join)
+    ),
+    BODIES,
+)
+def test_the_core_leaves_the_rarer_envelopes_to_the_grammar_or_agrees(
+    prefix: str, body: str
+) -> None:
+    line = prefix + body
+    if "\n" in line:
+        return
+    split = envelope_splitter().split(line)
+    assert split is None or split == split_envelope(line), line
+    # The grammar reads the prefix as an envelope of its own.
+    assert split_envelope(line)[0].style != "none", line
 
 
 @pytest.mark.parametrize(

@@ -118,8 +118,22 @@ def test_a_block_of_foreign_lines_is_read_as_its_events_are() -> None:
 _OWN_LINES = st.sampled_from(
     ["    0x40dd5800[enqueue]", "***", "loss: 0.25", "", " ", "Tactic: 0x03e8 Time: 0.5",
      "[V] [TRT] Tactic: 0x00000000000003e8 Time: 0.00193877", "Layer(Convolution): conv0",
-     "  step 3/10"]
+     "  step 3/10", "    0x40dd5800[enqueue]\r    0x40dd5801[enqueue]",
+     "\x1b[31m    0x40dd5800[enqueue]\x1b[0m", "Original: 32 layers  "]
 )  # fmt: skip
+
+
+def test_a_line_of_several_segments_is_counted_once_not_in_a_run() -> None:
+    # A redraw (lone CR) makes two segments of one line: counted once, as foreign.
+    text = (
+        "[06/22/2024-20:52:41] [I] Starting inference\n    0x40dd5800[enqueue]\r"
+        "    0x40dd5801[enqueue]\n    0x40dd5802[enqueue]\n    0x40dd5803[enqueue]\n"
+    )
+    fast, slow = parse_text(text), parse_text(text, fast=False)
+    assert (fast.counts.foreign, fast.counts.segments) == (3, 5)
+    assert fast.counts == slow.counts
+    assert [event.line for event in fast.events[1:]] == [2, 2, 3, 4]
+    assert same(fast.events, slow.events)
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])

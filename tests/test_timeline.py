@@ -327,7 +327,9 @@ def test_events_of_classes_that_show_no_phase_extend_it_as_placing_them_would(
     pd.testing.assert_frame_equal(directly, placed, check_exact=True)
 
 
-def test_a_line_of_no_phase_extends_the_phase_under_way_without_being_placed() -> None:
+def test_a_line_of_no_phase_extends_the_phase_under_way_without_being_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     log = "\n".join(
         [
             "[07/07/2026-02:11:00] [I] [TRT] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: "
@@ -336,13 +338,19 @@ def test_a_line_of_no_phase_extends_the_phase_under_way_without_being_placed() -
             "[07/07/2026-02:11:05] [I] [TRT] A line no rule knows",
         ]
     )
-    placement._SILENT_CLASSES.clear()
+    monkeypatch.setattr(placement, "_SILENT_CLASSES", {})
+    placed: list[object] = []
+    place_event = placement._place_event
+    monkeypatch.setattr(
+        placement, "_place_event", lambda *args: placed.append(args[1]) or place_event(*args)
+    )
     timeline = BuildLog.from_parsed(parse_text(log)).timeline
     phases = timeline[timeline["level"] == "phase"]
     # The unknown line ends graph optimisation at its line and second, and was not placed.
     last = phases.iloc[-1]
     assert (last["phase"], last["last_line"], last["end_s"]) == ("graph optimisation", 3, 5.0)
     assert placement._SILENT_CLASSES[(Unrecognized, True)] is True
+    assert Unrecognized not in {type(event) for event in placed}
 
 
 def test_a_progress_monitors_bars_mark_the_steps_they_start() -> None:

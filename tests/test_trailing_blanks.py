@@ -50,6 +50,20 @@ def test_a_message_followed_by_blanks_is_read_as_its_form() -> None:
         assert (log.counts.recognized, log.counts.unrecognized) == (5, 0)
 
 
+def test_a_message_of_several_lines_each_followed_by_blanks_is_read_whole() -> None:
+    # trtexec 8.x's engine layer listing, pasted with a blank after each line.
+    listing = "[05/21/2021-09:59:29] [I] Layers:\nConv-1 + ReLU-2\nMaxPool-3\n\nBindings:\ntensor-0"
+    padded = "\n".join(line + " " for line in listing.split("\n"))
+    for fast in (True, False):
+        log = parse_text(padded, fast=fast)
+        assert [type(event) for event in log.events] == [
+            type(event) for event in parse_text(listing).events
+        ]
+        # Every line read (the blank one, a line of blanks here, as part of the listing).
+        assert (log.counts.unrecognized, log.counts.foreign) == (0, 0)
+        assert log.counts.recognized + log.counts.blank == 6
+
+
 def test_a_line_under_a_record_followed_by_blanks_is_read_as_its_form() -> None:
     text = (
         "[05/21/2021-09:59:29] [I] Starting inference\nOriginal: 32 layers  \n   plugin says hi  "

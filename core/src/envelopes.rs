@@ -11,8 +11,9 @@
 //! A line that none of the terminals an envelope may start with (read from the grammar's rules,
 //! `starts`) matches at its start has no envelope. Where only the grammar can tell, `split` says
 //! so (`Split::Grammar`): the rarer envelopes (a stamp alone, `[TRT] [V]`, jetson-inference's
-//! `[TRT]    `, TensorRT-LLM's runtime's `[TensorRT-LLM][INFO] `, TensorFlow's) and every line with a character beyond ASCII where a pattern is tried (Python's
-//! `\d`, `\w` and `\s` take more of those than the narrowed terminals do).
+//! `[TRT]    `, TensorRT-LLM's runtime's `[TensorRT-LLM][INFO] `, TensorFlow's, tags pasted
+//! after blanks) and every line with a character beyond ASCII where a pattern is tried
+//! (Python's `\d`, `\w` and `\s` take more of those than the narrowed terminals do).
 
 use regex::Regex;
 use std::sync::OnceLock;

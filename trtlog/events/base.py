@@ -79,9 +79,9 @@ class Event:
     ``producer`` says who wrote the line: ``trt`` (the TensorRT library), ``trtexec``,
     ``trtllm``, ``torch_tensorrt``, ``polygraphy`` or ``logger`` (a bare ``[V]`` envelope that
     the library, Polygraphy or a custom logger may have written), ``python``, ``edgellm``,
-    ``onnxruntime`` and ``triton`` (those programs' own messages) or ``none``. ``run``,
-    ``build`` and ``strategy`` say which run, engine build and 10.x backend strategy it belongs
-    to.
+    ``onnxruntime``, ``triton`` and ``tensorflow`` (those programs' own messages) or ``none``.
+    ``run``, ``build`` and ``strategy`` say which run, engine build and 10.x backend strategy it
+    belongs to.
     """
 
     family: ClassVar[str] = "other"

@@ -273,7 +273,10 @@ class EnvelopeTransformer(Transformer):
         return Envelope("level", None, _level(level), _library_producer(library, "logger"))
 
     def pasted_level_envelope(self, tags: Token) -> Envelope:
-        return Envelope("level", None, _level(tags.split()[0]), "trt")
+        first, second = tags.split()[:2]
+        if first == "[TRT]":
+            return Envelope("python-api", None, _level(second), "trt")
+        return Envelope("level", None, _level(first), "trt")
 
     def library_level_envelope(self, library: Token, level: Token) -> Envelope:
         return Envelope("python-api", None, _level(level), _library_producer(library, "trt"))

@@ -34,7 +34,8 @@ def unstartable_line(
     if starts is None:
         return lambda number, text: False
     can_start = partial(starts.can_start, "message")
-    # A line is also tried without the blanks it ends in (``RecordParser._try_trimmed``).
+    # A line is also tried without the blanks it ends in (``RecordParser._try_trimmed``); a
+    # terminal that ends where the line does matches it only without them.
     return lambda number, text: (
         (read is None or number not in read)
         and number not in split_lines

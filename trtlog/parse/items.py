@@ -35,9 +35,9 @@ _TEXT_MAKERS = {MyelinTrace: value_maker(MyelinTrace), Foreign: value_maker(Fore
 
 @dataclass(slots=True, eq=False)
 class LineBlock:
-    """Consecutive one-line tactic timings (or Myelin trace lines, or another program's lines)
-    with one envelope: the lines of a whole timing runner, carried as columns of the values they
-    hold."""
+    """Consecutive one-line tactic timings with one envelope (the lines of a whole timing
+    runner), Myelin trace lines, or lines of another program's under one record, carried as
+    columns of the values they hold (the text of the last two kinds in ``trace``)."""
 
     kind: type[TacticTiming] | type[MyelinTrace] | type[Foreign]
     first_line: int

@@ -213,31 +213,32 @@ class RecordParser:
         starts = [_start_rule(envelope)]
         if envelope.severity in WARNING_OR_WORSE and not torch_tensorrt_only(envelope):
             starts.append("diagnostic")
+        # Lines that end in blanks (a log pasted from a terminal) are tried without them once
+        # they cannot be read as printed: some messages end in a blank (a layer without a name).
+        trimmed = [line.rstrip() for line in lines]
         for start in starts:
-            used = len(lines)
-            while used >= 1:
-                events, error_line = self._try(
-                    start, envelope, numbers[0], numbers[used - 1], lines[:used]
-                )
-                if events is not None:
-                    if self.split_lines:
-                        for number in numbers[:used]:
-                            self._tally("recognized", number)
+            for candidate in (lines,) if trimmed == lines else (lines, trimmed):
+                used = len(candidate)
+                while used >= 1:
+                    events, error_line = self._try(
+                        start, envelope, numbers[0], numbers[used - 1], candidate[:used]
+                    )
+                    if events is not None:
+                        if self.split_lines:
+                            for number in numbers[:used]:
+                                self._tally("recognized", number)
+                        else:
+                            self.counts.recognized += used
+                        return events, used
+                    # Retry with the lines before the one the grammar stumbled on; if it
+                    # stumbled on the first line, or gave no position, the first line alone is
+                    # the last try.
+                    if error_line is None:
+                        used = 1 if used > 1 else 0
+                    elif error_line <= 1:
+                        used = 0
                     else:
-                        self.counts.recognized += used
-                    return events, used
-                # Retry with the lines before the one the grammar stumbled on; if it stumbled
-                # on the first line, or gave no position, the first line alone is the last try.
-                if error_line is None:
-                    used = 1 if used > 1 else 0
-                elif error_line <= 1:
-                    used = 0
-                else:
-                    used = min(used - 1, error_line - 1)
-            events = self._try_trimmed(start, envelope, numbers[0], lines[0])
-            if events is not None:
-                self._tally("recognized", numbers[0])
-                return events, 1
+                        used = min(used - 1, error_line - 1)
         if envelope.producer in POLYGRAPHY_OR_LOGGER:
             events, _ = self._try(
                 "foreign_message", envelope, record.line, record.line, [record.body], record.raw
@@ -321,9 +322,8 @@ class RecordParser:
     def _try_trimmed(
         self, start: str, envelope: Envelope, line: int, text: str
     ) -> list[Event] | None:
-        """The events of a line's message without the blanks after it (a terminal's padding,
-        a log pasted with trailing spaces), where it has any. Tried only once the line as
-        printed failed: some messages end in a blank (a layer without a name)."""
+        """The events of a line's message without the blanks after it, where it has any (as
+        ``_parse_head`` tries a record's lines)."""
         trimmed = text.rstrip()
         if trimmed == text or not trimmed:
             return None
