@@ -419,6 +419,29 @@ def test_warnings_counted_per_form() -> None:
     }
 
 
+def test_warnings_of_one_message_about_other_layers_count_together() -> None:
+    from trtlog.analysis.warnings import message_form
+
+    # TensorRT 8.6 on Orin's DLA: the layer is quoted, its type and the message are the form.
+    dla = "Layer '{}' ({}): Unsupported on DLA. Switching this layer's device type to GPU."
+    assert message_form(dla.format("/model.24/Constant_3_output_0", "CONSTANT")) == (
+        message_form(dla.format("(Unnamed Layer* 7) [Shuffle]", "CONSTANT"))
+    )
+    assert message_form(dla.format("x", "SHUFFLE")) != message_form(dla.format("x", "CONSTANT"))
+    # A Myelin region in a coded error (10.3), and a version of three parts (8.2); an
+    # apostrophe in a word quotes nothing.
+    region = "Could not find any implementation for node {}."
+    assert message_form(region.format("{ForeignNode[/0/Constant_4.../1/Slice_5]}")) == (
+        message_form(region.format("{ForeignNode[onnx::MatMul_9...Add_12]}"))
+    )
+    assert message_form("expecting library version 8.2.3 got 8.2.1, please rebuild.") == (
+        "expecting library version N got N, please rebuild."
+    )
+    assert message_form("Switching this layer's device type to GPU.") == (
+        "Switching this layer's device type to GPU."
+    )
+
+
 @pytest.mark.slow
 def test_warnings_keep_type_names_but_blank_indices() -> None:
     from trtlog.analysis.warnings import message_form

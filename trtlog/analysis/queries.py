@@ -187,6 +187,7 @@ def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:
         "input_formats",
         "output_formats",
         "kernel",
+        "tactic",
         "tactic_ms",
         "time_ms",
         "percent",

@@ -1,7 +1,8 @@
 """Warnings and errors, counted per distinct message form.
 
-``warnings`` columns: ``severity``, ``form`` (the message with numbers, tactic ids and the
-subject of coded errors blanked, so that repeats of one message count together), ``count``,
+``warnings`` columns: ``severity``, ``form`` (the message with numbers and versions, tactic ids,
+quoted and braced names and the subject of coded errors blanked, so that repeats of one
+message count together), ``count``,
 ``first_line``, ``example`` (the first message of that form as printed, envelope removed).
 """
 
@@ -21,10 +22,15 @@ _ENVELOPE_FIELDS = {"line", "end_line", "timestamp", "severity", "producer"}
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # Numbers inside names count too ("index_shape_3", "Conv_12"); those glued to letters
 # ("INT64", "fp16", "sm80") name a type or an architecture and stay.
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)*")
 # TensorRT's coded errors name their subject first: "API Usage Error (conv1.weight: The
 # weights cannot be refitted. ...)"; the subject varies, the message does not.
 _SUBJECT = re.compile(r"\((?P<subject>[^\s():]+): ")
+# Names a message quotes ("Layer '/model.24/Constant_3_output_0' (CONSTANT): Unsupported on
+# DLA", 8.x-10.x) or braces (a Myelin region, "Could not find any implementation for node
+# {ForeignNode[/0/Constant...Slice_3]}"): each names one of many layers.
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)")
+_BRACED = re.compile(r"\{[^{}\n]*\}")
 
 
 def message_text(event: Event) -> str:
@@ -41,7 +47,8 @@ def message_text(event: Event) -> str:
 
 
 def message_form(text: str) -> str:
-    return _NUMBER.sub("N", _HEX.sub("0x…", _SUBJECT.sub("(…: ", text)))
+    named = _BRACED.sub("{…}", _QUOTED.sub("'…'", text))
+    return _NUMBER.sub("N", _HEX.sub("0x…", _SUBJECT.sub("(…: ", named)))
 
 
 def warnings_table(events: Sequence[Event]) -> pd.DataFrame:

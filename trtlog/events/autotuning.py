@@ -195,7 +195,8 @@ class TacticSource(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimingCache(Event):
     """A timing-cache event; ``action`` is "in use", "created" (7.x: the builder's cache at the
-    end of a build), "deleted", "unreadable", "invalid", "serialized", "saved" or "loaded"."""
+    end of a build), "deleted", "unreadable", "invalid", "disabled", "serialized", "saved" or
+    "loaded"."""
 
     family: ClassVar[str] = "autotuning"
     action: str

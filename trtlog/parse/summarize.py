@@ -169,10 +169,12 @@ def _run_styles(log: ParsedLog) -> list[dict[str, Any]]:
 
 
 def _tensorrt_version(log: ParsedLog) -> tuple[str | None, str | None]:
-    for event in log.of(TensorrtVersion, RunHeader, LoadedModule):
+    # A run's banners state it: "&&&& RUNNING TensorRT.trtexec [TensorRT v8412]", and the same
+    # on "&&&& PASSED" where the start of the log was not kept.
+    for event in log.of(TensorrtVersion, RunHeader, RunFooter, LoadedModule):
         if isinstance(event, TensorrtVersion):
             return event.version, "stated"
-        if isinstance(event, RunHeader) and event.version:
+        if isinstance(event, (RunHeader, RunFooter)) and event.version:
             return event.version, "stated"
         if isinstance(event, LoadedModule) and event.module == "tensorrt" and event.version:
             return event.version, "stated"

@@ -58,6 +58,7 @@ VIEW_PRIORITIES: dict[str, tuple[str, ...]] = {
         "tactic_ms",
         "layer_type",
         "kernel",
+        "tactic",
     ),
     "fusions": ("engine_layer", "original_layers", "count", "via"),
     "reformats": ("name", "from_format", "to_format", "time_ms", "percent", "direction"),

@@ -348,6 +348,9 @@ class AutotuningRules(RecordTransformer):
     def timing_cache_invalid(self) -> TimingCache:
         return TimingCache(**self.fields(), action="invalid")
 
+    def timing_cache_disabled(self) -> TimingCache:
+        return TimingCache(**self.fields(), action="disabled")
+
     def timing_cache_hit(
         self,
         subject: Token,
