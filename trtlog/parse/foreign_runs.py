@@ -34,14 +34,14 @@ def unstartable_line(
     if starts is None:
         return lambda number, text: False
     can_start = partial(starts.can_start, "message")
-    # A line is also tried without the blanks it ends in (``RecordParser._try_trimmed``); a
+    # A line is also tried without the blanks it ends in (``records.printed_then_trimmed``); a
     # terminal that ends where the line does matches it only without them.
     return lambda number, text: (
         (read is None or number not in read)
         and number not in split_lines
         and bool(text.strip())
         and not can_start(text)
-        and not can_start(text.rstrip())
+        and ((trimmed := text.rstrip()) == text or not can_start(trimmed))
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from typing import Any, cast
 
 from lark import Lark
@@ -213,11 +214,8 @@ class RecordParser:
         starts = [_start_rule(envelope)]
         if envelope.severity in WARNING_OR_WORSE and not torch_tensorrt_only(envelope):
             starts.append("diagnostic")
-        # Lines that end in blanks (a log pasted from a terminal) are tried without them once
-        # they cannot be read as printed: some messages end in a blank (a layer without a name).
-        trimmed = [line.rstrip() for line in lines]
         for start in starts:
-            for candidate in (lines,) if trimmed == lines else (lines, trimmed):
+            for candidate in printed_then_trimmed(lines):
                 used = len(candidate)
                 while used >= 1:
                     events, error_line = self._try(
@@ -279,9 +277,10 @@ class RecordParser:
             if item is not None:
                 self._tally("recognized", number)
                 return [item]
-        events, _ = self._try("message", inherited, number, number, [text])
-        if events is None:
-            events = self._try_trimmed("message", inherited, number, text)
+        for candidate in printed_then_trimmed([text]):
+            events, _ = self._try("message", inherited, number, number, candidate)
+            if events is not None:
+                break
         if events is not None:
             self._tally("recognized", number)
             return list(events)
@@ -318,17 +317,6 @@ class RecordParser:
                 raise
             return None, None
         return (result if isinstance(result, list) else [result]), None
-
-    def _try_trimmed(
-        self, start: str, envelope: Envelope, line: int, text: str
-    ) -> list[Event] | None:
-        """The events of a line's message without the blanks after it, where it has any (as
-        ``_parse_head`` tries a record's lines)."""
-        trimmed = text.rstrip()
-        if trimmed == text or not trimmed:
-            return None
-        events, _ = self._try(start, envelope, line, line, [trimmed])
-        return events
 
     def _tally(self, kind: str, line: int) -> None:
         """Count one segment of ``line`` as ``kind``; the segments of a split line count once."""
@@ -388,6 +376,16 @@ class RecordParser:
             return Foreign(line=line, end_line=line, text=raw, **fields)
         self._tally("unrecognized", line)
         return Unrecognized(line=line, end_line=line, text=raw, **fields)
+
+
+def printed_then_trimmed(lines: list[str]) -> Iterator[list[str]]:
+    """A message's lines as printed, then, where any ends in blanks (a log pasted from a
+    terminal), without them: tried only once they cannot be read as printed, since some
+    messages end in a blank (a layer without a name)."""
+    yield lines
+    trimmed = [line.rstrip() for line in lines]
+    if trimmed != lines:
+        yield trimmed
 
 
 def _envelope_fields(envelope: Envelope) -> dict[str, Any]:
