@@ -1,5 +1,6 @@
 """Forms of real logs from bug reports (lines quoted as printed): INT8 calibration's steps, a
-run's version on its closing banner, and the engine's tactic of each layer in the layers view."""
+run's version on its closing banner, the engine's tactic of each layer in the layers view, and
+Polygraphy's builder configuration."""
 
 from __future__ import annotations
 
@@ -7,8 +8,16 @@ import pytest
 
 from tests.test_claims import same
 from trtlog.analysis import BuildLog
+from trtlog.analysis.precision import requested_precisions
 from trtlog.analysis.queries import layers_view
-from trtlog.events import BuilderNote, PhaseDuration, PhaseMarker, TimingCache
+from trtlog.events import (
+    BuilderNote,
+    OptionLine,
+    PhaseDuration,
+    PhaseMarker,
+    SectionHeader,
+    TimingCache,
+)
 from trtlog.parse import parse_text
 from trtlog.parse.summarize import summarize
 
@@ -65,3 +74,84 @@ def test_the_layers_view_names_the_tactic_each_engine_layer_runs() -> None:
     view = layers_view(BuildLog.from_parsed(parse_text(ENGINE_LAYERS)))
     assert list(view["name"]) == ["Conv_0 + PWN(Clip_3)", "Conv_4 + PWN(Clip_7)"]
     assert list(view["tactic"]) == ["0x02d9f5211e4d2d82", "0xfffffffffffffffd"]
+
+
+# Polygraphy 0.47 (TensorRT 8.6) and 0.33 (8.0) building with --fp16 and --int8, and 0.2x's
+# one-line form: the precisions the build enabled are read from its builder configuration.
+POLYGRAPHY_BUILDS = [
+    (
+        """\
+[I] Building engine with configuration:
+    Flags                  | [FP16, INT8]
+    Engine Capability      | EngineCapability.DEFAULT
+    Memory Pools           | [WORKSPACE: 953.67 MiB, TACTIC_DRAM: 24209.12 MiB]
+[I] Finished engine building in 12.280 seconds
+""",
+        ["fp32", "fp16", "int8"],
+    ),
+    (
+        """\
+[I] Building engine with configuration:
+    Workspace            | 1000000000 bytes (953.67 MiB)
+    Precision            | TF32: False, FP16: True, INT8: False, Strict Types: False
+[I] Finished engine building in 6.857 seconds
+""",
+        ["fp32", "fp16"],
+    ),
+    (
+        "[I] Building engine with configuration: max_workspace_size=16777216 bytes (16.00 MB) | "
+        "tf32=False, fp16=False, int8=True, strict_types=False | 1 profiles\n",
+        ["fp32", "int8"],
+    ),
+    (
+        """\
+[I] Building engine with configuration:
+    Flags                  | []
+    Engine Capability      | EngineCapability.STANDARD
+""",
+        ["fp32"],
+    ),
+]
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize(("text", "enabled"), POLYGRAPHY_BUILDS)
+def test_polygraphys_builder_configuration_says_the_precisions(
+    text: str, enabled: list[str], fast: bool
+) -> None:
+    log = parse_text(text, fast=fast)
+    assert log.counts.unrecognized == 0 and log.counts.foreign == 0
+    header, *rows = [event for event in log.events if type(event) is not PhaseDuration]
+    assert isinstance(header, SectionHeader) and header.title == "Builder Configuration"
+    assert all(isinstance(row, OptionLine) for row in rows)
+    assert [row.section for row in rows] == ["Builder Configuration"] * len(rows)
+    # Each row is its own line of the log.
+    one_line = text.count("\n") == 1
+    assert [row.line for row in rows] == ([1] if one_line else list(range(2, 2 + len(rows))))
+    assert requested_precisions(log.events, []) == enabled
+    expected = "Precision: " + "+".join(name.upper() for name in enabled)
+    assert summarize(log).precision == [expected]
+
+
+def test_polygraphys_settings_are_kept_as_printed() -> None:
+    log = parse_text(POLYGRAPHY_BUILDS[0][0])
+    rows = {event.key: event.value for event in log.of(OptionLine)}
+    assert rows == {
+        "Flags": "[FP16, INT8]",
+        "Engine Capability": "EngineCapability.DEFAULT",
+        "Memory Pools": "[WORKSPACE: 953.67 MiB, TACTIC_DRAM: 24209.12 MiB]",
+    }
+
+
+def test_signed_and_unsigned_numbers_fold_into_one_unrecognised_form() -> None:
+    # TensorRT 5 names the chosen runner and its tactic, which may be negative.
+    text = (
+        "[V] [TRT] --------------- Chose 14 (-6654219059996125534)\n"
+        "[V] [TRT] --------------- Chose 3 (1)\n"
+        "[V] [TRT] conv-1 is not fused\n"
+    )
+    forms = dict(summarize(parse_text(text)).commonest_unrecognized)
+    assert forms == {
+        "[V] [TRT] --------------- Chose N (N)": 2,
+        "[V] [TRT] conv-N is not fused": 1,
+    }

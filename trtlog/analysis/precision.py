@@ -32,6 +32,7 @@ from trtlog.events import (
     OptionLine,
 )
 from trtlog.events.index import indexed
+from trtlog.events.options import builder_precisions
 
 COLUMNS = [
     "run",
@@ -100,9 +101,12 @@ _DTYPE_PRECISIONS = {
 
 
 def requested_precisions(events: Sequence[Event], flags: Sequence[str]) -> list[str]:
-    """The precisions the build enabled: trtexec's "Precision: FP32+FP16" echo, else the
-    precision flags on its command line; empty where the log says neither."""
+    """The precisions the build enabled: trtexec's "Precision: FP32+FP16" echo or Polygraphy's
+    builder configuration, else the precision flags on the command line; empty where the log
+    says none of them."""
     for event in indexed(events).of(OptionLine):
+        if (builder := builder_precisions(event)) is not None:
+            return ["fp32", *(name.lower() for name in builder)]
         if event.key == "Precision":
             value = event.value.strip().upper()
             if _PRECISION_ECHO.match(value):

@@ -1,11 +1,22 @@
-"""Option echoes, section titles and device information (trtexec)."""
+"""Option echoes, section titles and device information (trtexec), and Polygraphy's builder
+configuration."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from trtlog.events.base import Event
+
+# The section of the rows Polygraphy prints under "Building engine with configuration:".
+BUILDER_CONFIGURATION = "Builder Configuration"
+# The builder flags that enable a precision, as Polygraphy names them (0.49 "Flags | [FP16,
+# INT8]", 0.33 "Precision | TF32: False, FP16: True, INT8: False, Strict Types: False", 0.2x
+# "Configuration | ... | tf32=False, fp16=True, int8=False, strict_types=False | 1 profiles").
+_PRECISION_FLAGS = ("FP16", "BF16", "INT8", "FP8", "INT4", "FP4")
+_FLAG_NAME = re.compile(r"[A-Z0-9_]+")
+_ENABLED = re.compile(r"(\w+)(?:: |=)True\b")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,3 +56,17 @@ class DeviceProperty(Event):
     family: ClassVar[str] = "device"
     key: str
     value: str
+
+
+def builder_precisions(option: OptionLine) -> list[str] | None:
+    """The reduced precisions a Polygraphy builder configuration row enables (["FP16"]; [] for
+    none), or None where ``option`` is not the row that says."""
+    if option.section != BUILDER_CONFIGURATION:
+        return None
+    if option.key == "Flags":
+        names = _FLAG_NAME.findall(option.value)
+    elif option.key in ("Precision", "Configuration"):
+        names = [name.upper() for name in _ENABLED.findall(option.value)]
+    else:
+        return None
+    return [name for name in _PRECISION_FLAGS if name in names]

@@ -22,6 +22,7 @@ from trtlog.events import (
     Unrecognized,
 )
 from trtlog.events.base import Event
+from trtlog.events.options import builder_precisions
 from trtlog.grammars import terminal_pattern
 from trtlog.parse.envelope import WARNING_OR_WORSE
 from trtlog.parse.result import ParsedLog
@@ -40,7 +41,8 @@ _PRECISION_FLAGS = (
     "--stronglyTyped",
 )
 _ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A number, with its minus sign unless that joins two words ("conv-1").
+_NUMBER = re.compile(r"(?:(?<!\w)-)?\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # The envelope grammar's TIMESTAMP, left in front of an unrecognised line's text.
 _TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
@@ -210,10 +212,14 @@ def _precision(log: ParsedLog) -> list[str]:
             words = header.command.split()
         flags.extend(word for word in words if word in _PRECISION_FLAGS and word not in flags)
     for option in log.of(OptionLine):
+        value = None
         if option.key == "Precision" and option.section == "Build Options":
             value = f"Precision: {option.value}"
-            if value not in flags:
-                flags.append(value)
+        elif (enabled := builder_precisions(option)) is not None:
+            # Polygraphy's builder flags, in trtexec's form.
+            value = "Precision: " + "+".join(["FP32", *enabled])
+        if value is not None and value not in flags:
+            flags.append(value)
     return flags
 
 

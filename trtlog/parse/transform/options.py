@@ -7,6 +7,7 @@ from typing import Any
 from lark import Token, v_args
 
 from trtlog.events.options import (
+    BUILDER_CONFIGURATION,
     DeviceProperty,
     DynamicShapeOverride,
     OptionLine,
@@ -28,6 +29,23 @@ class OptionRules(RecordTransformer):
 
     def option_line(self, key: Token, value: Token | None) -> OptionLine:
         return OptionLine(**self.fields(), **option_fields(key, text(value)))
+
+    def builder_configuration(self, *settings: OptionLine) -> list[SectionHeader | OptionLine]:
+        header = SectionHeader(
+            **{**self.fields(), "end_line": self._line}, title=BUILDER_CONFIGURATION
+        )
+        return [header, *settings]
+
+    def builder_configuration_line(self, value: Token) -> list[SectionHeader | OptionLine]:
+        setting = OptionLine(
+            **self.fields(), section=BUILDER_CONFIGURATION, key="Configuration", value=value.strip()
+        )
+        return self.builder_configuration(setting)
+
+    def builder_setting(self, key: Token, value: Token | None) -> OptionLine:
+        return OptionLine(
+            **self.fields_at(key), section=BUILDER_CONFIGURATION, **option_fields(key, text(value))
+        )
 
     def device_property(self, key: Token, value: Token | None) -> DeviceProperty:
         return DeviceProperty(**self.fields(), key=str(key), value=(text(value) or "").strip())
