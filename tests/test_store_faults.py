@@ -18,6 +18,7 @@ from tests.conftest import SAMPLES
 from trtlog.cli.app import app
 from trtlog.store import Store, StoreError
 from trtlog.store.sources import resolve
+from trtlog.version import __version__
 
 SAMPLE = SAMPLES / "trtexec_8.x_build.log"
 
@@ -63,6 +64,24 @@ def test_a_damaged_store_entry_is_parsed_again(
     # Repaired: the next load reads the store and says nothing.
     assert len(store.load(resolve(SAMPLE)).tactics) == expected
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("written_by", ["0.0.1", None])
+def test_tables_stored_by_another_trtlog_version_are_parsed_again(
+    tmp_path: Path, written_by: str | None
+) -> None:
+    # An upgrade may read the same log differently: what an older version stored is not served.
+    store = Store(tmp_path / "store")
+    expected = chosen_times(store, SAMPLE)
+    (folder,) = [path for path in store.root.iterdir() if path.is_dir()]
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["trtlog"] = written_by
+    (folder / "meta.json").write_text(json.dumps(meta))
+    # What the old version stored, recognisably wrong.
+    (folder / "choices.parquet").write_bytes((folder / "tactics.parquet").read_bytes())
+    assert chosen_times(store, SAMPLE) == expected
+    rewritten = json.loads((folder / "meta.json").read_text())
+    assert rewritten["trtlog"] == __version__
 
 
 def test_a_store_that_cannot_be_written_gives_one_line(tmp_path: Path) -> None:

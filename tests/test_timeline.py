@@ -146,6 +146,33 @@ def test_python_api_without_timestamps() -> None:
     assert order.index("graph optimisation") < order.index("autotuning")
 
 
+# trtexec 10.9 at INFO level: the log says the build began (its timing cache) and then nothing
+# for nine seconds, until the engine's memory is planned.
+INFO_LEVEL_10_9 = """\
+[04/07/2025-23:59:35] [I] Start parsing network model.
+[04/07/2025-23:59:36] [I] [TRT] Input filename:   resnet50/model.onnx
+[04/07/2025-23:59:36] [I] Finished parsing network model. Parse time: 0.141199
+[04/07/2025-23:59:36] [I] [TRT] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[04/07/2025-23:59:45] [I] [TRT] Compiler backend is used during engine build.
+[04/07/2025-23:59:46] [I] [TRT] Detected 1 inputs and 1 output network tensors.
+[04/07/2025-23:59:46] [I] [TRT] Total Activation Memory: 8228864 bytes
+[04/07/2025-23:59:46] [I] [TRT] Engine generation completed in 10.6392 seconds.
+"""
+
+
+def test_an_info_level_build_is_not_taken_for_parsing() -> None:
+    timeline = BuildLog.from_parsed(parse_text(INFO_LEVEL_10_9)).timeline
+    phases = timeline[timeline["level"] == "phase"]
+    assert list(phases["phase"]) == ["model parsing", "build steps not logged", "memory planning"]
+    parsing, unlogged = phase(timeline, "model parsing"), phase(timeline, "build steps not logged")
+    assert (parsing["first_line"], parsing["last_line"]) == (1, 3)
+    assert parsing["seconds"] == pytest.approx(0.141199)
+    # From the timing cache (23:59:36) to the memory report (23:59:46).
+    assert (unlogged["first_line"], unlogged["last_line"], unlogged["build"]) == (4, 6, 0)
+    assert 9.0 <= unlogged["seconds"] <= 10.0
+    assert total(timeline, "build", 0)["first_line"] == 4
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")

@@ -13,9 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from trtlog.analysis.buildlog import TABLES
+from trtlog.version import __version__
 
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
 STORE_FORMAT = 13
+
+
+def current(meta: dict[str, Any]) -> bool:
+    """Whether a folder's ``meta.json`` says it was written in this store format by this
+    version of trtlog: another version may read the same log differently (a form it did not
+    know), so its tables are not served."""
+    return meta.get("store_format") == STORE_FORMAT and meta.get("trtlog") == __version__
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -70,7 +78,7 @@ def publish(building: Path, folder: Path) -> None:
         return
     except OSError:
         pass
-    if read_json(folder / "meta.json").get("store_format") == STORE_FORMAT and intact(folder):
+    if current(read_json(folder / "meta.json")) and intact(folder):
         return
     stale = temporary_name(folder)
     with contextlib.suppress(OSError):

@@ -40,6 +40,7 @@ from trtlog.store.cache import (
 )
 from trtlog.store.folders import (
     STORE_FORMAT,
+    current,
     intact,
     publish,
     read_json,
@@ -217,8 +218,7 @@ class Store:
     def _complete(self, key: str) -> bool:
         """Whether the folder of ``key`` holds every table of this store format, readable."""
         folder = self.root / key
-        meta = read_json(folder / "meta.json")
-        if meta.get("store_format") != STORE_FORMAT:
+        if not current(read_json(folder / "meta.json")):
             return False
         if intact(folder):
             return True

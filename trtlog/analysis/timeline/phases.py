@@ -38,6 +38,7 @@ PHASES = [
     "initialisation",
     "model parsing",
     "network construction",
+    "build steps not logged",
     "graph optimisation",
     "calibration",
     "autotuning",
@@ -48,6 +49,9 @@ PHASES = [
     "inference warm-up and timing",
     "profiling",
 ]
+# A build under way whose steps the log does not show: INFO-level 8.x and 10.x logs say that a
+# build starts (its timing cache) and then nothing until its memory is planned, minutes later.
+UNLOGGED_BUILD = "build steps not logged"
 # Phases of the run rather than of one build.
 RUN_PHASES = {"model parsing", "engine load", "inference warm-up and timing", "profiling"}
 # Phases that happen inside a build: all the others but the first.
@@ -159,6 +163,7 @@ _SAYS_WHICH = (
     InferenceProgress,
     MemoryTotal,
     LayerCount,
+    TimingCache,
 )
 _PHASE_BY_CLASS: dict[tuple[type[Event], bool], str | None] = {}
 
@@ -217,8 +222,10 @@ def _phase_of(event: Event, run_builds: bool) -> str | None:
         # layers and says where it could not honour a requested precision.
         return "reformat selection"
     if isinstance(event, TimingCache):
-        # "Local timing cache in use" comes before graph optimisation in 10.x.
-        return None
+        # "Local timing cache in use" (or 8.6's "Timing cache disabled") starts each build:
+        # before graph optimisation in 8.6 and later, before autotuning in 8.0 to 8.5. It tells
+        # the phase only where nothing else in the log has (``placement``).
+        return UNLOGGED_BUILD if event.action in ("in use", "disabled") else None
     if isinstance(event, (ProfileHeader, ProfileColumns, ProfileRow)):
         return "profiling"
     if event.family in ("engine", "memory") and not run_builds:

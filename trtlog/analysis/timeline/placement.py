@@ -7,6 +7,7 @@ from __future__ import annotations
 from trtlog.analysis.timeline.phases import (
     BUILD_PHASES,
     RUN_PHASES,
+    UNLOGGED_BUILD,
     phase_of,
     reported_phase,
     says_nothing_by_class,
@@ -266,6 +267,9 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
     tuning = bool(run.phases) and run.phases[-1].phase == "autotuning"
     if isinstance(event, SetTacticName) and not tuning:
         # 8.0-8.5 name the chosen kernels again while generating the engine.
+        phase = None
+    elif phase == UNLOGGED_BUILD and run.in_build:
+        # A build whose steps the log shows already.
         phase = None
     _enter(run, phase)
     if phase == "initialisation":
