@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import CORPUS_LOGS, corpus_dir, corpus_log, needs_corpus
 from trtlog.analysis import TABLES, BuildLog
+from trtlog.parse import parse_text
 
 pytestmark = needs_corpus
 
@@ -403,6 +404,28 @@ def test_perf_one_row_per_run_7_1() -> None:
     # The Jetson 7.1 log runs trtexec seven times, each with its own summary.
     log = build_log("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")
     assert list(log.perf["run"]) == list(range(7))
+
+
+def test_each_pasted_performance_summary_is_a_run_of_its_own() -> None:
+    # trtexec 8.4 --loadEngine run three times and pasted together without "&&&& RUNNING".
+    summary = """\
+[07/31/2022-{clock}] [I] === Performance summary ===
+[07/31/2022-{clock}] [I] Throughput: {qps} qps
+[07/31/2022-{clock}] [I] Latency: min = 196.026 ms, max = 198.59 ms, mean = {mean} ms, median = 198.062 ms, percentile(99%) = 198.59 ms
+"""
+    text = "".join(
+        f"trtexec --loadEngine=raft.FP32.engine --batch={batch}\n"
+        + summary.format(clock=clock, qps=qps, mean=mean)
+        for batch, clock, qps, mean in (
+            (1024, "10:50:17", "5560.21", "197.778"),
+            (4096, "10:51:48", "22153.6", "198.494"),
+            (32768, "10:56:48", "178359", "197.33"),
+        )
+    )
+    perf = BuildLog.from_parsed(parse_text(text)).perf
+    assert list(perf["run"]) == [0, 1, 2]
+    assert list(perf["throughput_qps"]) == [5560.21, 22153.6, 178359.0]
+    assert list(perf["latency_mean_ms"]) == [197.778, 198.494, 197.33]
 
 
 def test_warnings_counted_per_form() -> None:

@@ -1,6 +1,7 @@
 """Inference performance: the summary of each run and the per-layer profile.
 
-``perf`` has one row per trtexec run that reports performance: ``run`` (from 0), ``throughput_qps``,
+``perf`` has one row per trtexec run that reports performance (a second performance summary
+within one run counts as a run of its own): ``run`` (from 0), ``throughput_qps``,
 ``total_host_walltime_s``, ``total_gpu_compute_time_s``, ``trace_averages`` (number of
 "Average on N runs" lines), and for each metric printed (``latency``, ``end_to_end_host_latency``,
 ``enqueue_time``, ``h2d_latency``, ``gpu_compute_time``, ``d2h_latency``) the columns
@@ -34,6 +35,7 @@ from trtlog.events import (
     ProfileHeader,
     ProfileRow,
     RunHeader,
+    SectionHeader,
     TraceAverage,
 )
 from trtlog.events.index import indexed
@@ -82,11 +84,20 @@ def perf_table(events: Sequence[Event]) -> pd.DataFrame:
     runs: dict[int, dict[str, object]] = {}
     run = 0
     seen_header = False
-    kinds = (RunHeader, PerfStatistic, PerfValue, TraceAverage, LegacyPerfStatistic)
+    summarised = False  # whether this run already has a performance summary
+    kinds = (RunHeader, SectionHeader, PerfStatistic, PerfValue, TraceAverage, LegacyPerfStatistic)
     for event in indexed(events).of(*kinds):
         if isinstance(event, RunHeader):
             run += 1 if seen_header else 0
             seen_header = True
+            summarised = False
+            continue
+        if isinstance(event, SectionHeader):
+            if event.title == "Performance summary":
+                # trtexec prints one summary per run: a second one is another run's, pasted
+                # without its "&&&& RUNNING" line.
+                run += 1 if summarised else 0
+                summarised = True
             continue
         row = runs.setdefault(run, {"run": run, "trace_averages": 0})
         averages = row["trace_averages"]
