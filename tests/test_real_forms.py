@@ -155,3 +155,32 @@ def test_signed_and_unsigned_numbers_fold_into_one_unrecognised_form() -> None:
         "[V] [TRT] --------------- Chose N (N)": 2,
         "[V] [TRT] conv-N is not fused": 1,
     }
+
+
+# Ultralytics exporting YOLO to TensorRT 10.12 (INFO level; its own lines around TensorRT's).
+ULTRALYTICS_EXPORT = """\
+TensorRT: starting export with TensorRT 10.12.0.36...
+[07/06/2025-14:05:50] [TRT] [I] [MemUsageChange] Init CUDA: CPU -2, GPU +0, now: CPU 2102, GPU 797 (MiB)
+TensorRT: input "images" with shape(1, 3, 640, 640) DataType.FLOAT
+TensorRT: building FP16 engine as Results/Vehicles/YOLOv10n/runs/detect/train/weights/best.engine
+[07/06/2025-14:05:51] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[07/06/2025-14:08:32] [TRT] [I] Engine generation completed in 161.128 seconds.
+"""
+
+
+def test_an_exporters_banner_names_the_version_and_precision() -> None:
+    log = parse_text(ULTRALYTICS_EXPORT)
+    summary = summarize(log)
+    assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("10.12.0.36", "stated")
+    assert summary.precision == ["Precision: FP32+FP16"]
+    assert requested_precisions(log.events, summary.precision) == ["fp32", "fp16"]
+
+
+def test_the_precision_flags_on_a_runs_closing_banner_are_the_runs() -> None:
+    # The start of the log was not kept: only "&&&& PASSED" shows the command.
+    text = (
+        "[06/10/2023-09:51:10] [I] Throughput: 1190.98 qps\n"
+        "&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=model.onnx --fp16\n"
+    )
+    summary = summarize(parse_text(text))
+    assert summary.precision == ["--fp16"]

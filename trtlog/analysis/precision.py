@@ -113,6 +113,10 @@ def requested_precisions(events: Sequence[Event], flags: Sequence[str]) -> list[
                 return [part.lower() for part in value.split("+")]
     enabled = {"fp32"}
     for flag in flags:
+        # The summary's "Precision: FP32+FP16" (an exporter's banner) or a command-line flag.
+        echoed = flag.removeprefix("Precision: ").strip().upper()
+        if flag.startswith("Precision: ") and _PRECISION_ECHO.match(echoed):
+            enabled.update(part.lower() for part in echoed.split("+"))
         enabled.update(_FLAG_PRECISIONS.get(flag.split("=")[0], ()))
     return sorted(enabled, key=lambda name: -_WIDTH[name]) if len(enabled) > 1 else []
 

@@ -48,6 +48,11 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
 _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
 _MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
+# YOLOv5's and Ultralytics' exporters (2021 to today) name the TensorRT they build with and the
+# precision: "TensorRT: starting export with TensorRT 10.12.0.36...", "TensorRT: building FP16
+# engine as best.engine".
+_EXPORTER_VERSION = re.compile(r"TensorRT: starting export with TensorRT (\d+(?:\.\d+)+)")
+_EXPORTER_PRECISION = re.compile(r"TensorRT: building (FP16|INT8|FP32) engine ")
 _STYLE_NAMES = {
     "trtexec": "trtexec",
     "python-api": "python-api",
@@ -189,6 +194,9 @@ def _tensorrt_version(log: ParsedLog) -> tuple[str | None, str | None]:
         match = _MESSAGE_VERSION.search(diagnostic.text)
         if match:
             return match.group(1), "warning text"
+    for foreign in log.of(Foreign):
+        if "TensorRT: " in foreign.text and (match := _EXPORTER_VERSION.search(foreign.text)):
+            return match.group(1), "stated"
     return None, None
 
 
@@ -205,11 +213,14 @@ def _gpu(log: ParsedLog) -> str | None:
 
 def _precision(log: ParsedLog) -> list[str]:
     flags: list[str] = []
-    for header in log.of(RunHeader):
+    # The command on a run's opening banner, or on its closing one where the opening was not kept.
+    commands = [event.command for event in log.of(RunHeader)]
+    commands += [event.command for event in log.of(RunFooter)]
+    for command in commands:
         try:
-            words = shlex.split(header.command)
+            words = shlex.split(command)
         except ValueError:
-            words = header.command.split()
+            words = command.split()
         flags.extend(word for word in words if word in _PRECISION_FLAGS and word not in flags)
     for option in log.of(OptionLine):
         value = None
@@ -220,6 +231,11 @@ def _precision(log: ParsedLog) -> list[str]:
             value = "Precision: " + "+".join(["FP32", *enabled])
         if value is not None and value not in flags:
             flags.append(value)
+    for foreign in log.of(Foreign):
+        if "TensorRT: " in foreign.text and (match := _EXPORTER_PRECISION.search(foreign.text)):
+            value = "Precision: " + "+".join(dict.fromkeys(["FP32", match.group(1)]))
+            if value not in flags:
+                flags.append(value)
     return flags
 
 
