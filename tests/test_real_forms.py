@@ -12,6 +12,7 @@ from trtlog.analysis.precision import requested_precisions
 from trtlog.analysis.queries import layers_view
 from trtlog.events import (
     BuilderNote,
+    Foreign,
     OptionLine,
     PhaseDuration,
     PhaseMarker,
@@ -184,3 +185,34 @@ def test_the_precision_flags_on_a_runs_closing_banner_are_the_runs() -> None:
     )
     summary = summarize(parse_text(text))
     assert summary.precision == ["--fp16"]
+
+
+# jetson-inference's imagenet loading a cached FP16 engine (TensorRT 8.5.1): its own lines and
+# TensorRT's share the "[TRT]    " prefix.
+JETSON_INFERENCE = """\
+[TRT]    TensorRT version 8.5.1
+[TRT]    loading NVIDIA plugins...
+[TRT]    detected model format - caffe  (extension '.caffemodel')
+[TRT]    desired precision specified for GPU: FASTEST
+[TRT]    native precisions detected for GPU:  FP32, FP16, INT8
+[TRT]    selecting fastest native precision for GPU:  FP16
+[TRT]    Loaded engine size: 15 MiB
+[TRT]    CUDA engine context initialized on device GPU:
+[TRT]       -- layers       75
+[TRT]       binding 0
+                -- index   0
+[TRT]    Timing Report networks/bvlc_googlenet.caffemodel
+[TRT]    Network       CPU   1.04583ms  CUDA   0.86154ms
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_jetson_inferences_own_lines_are_its_own(fast: bool) -> None:
+    log = parse_text(JETSON_INFERENCE, fast=fast)
+    assert log.counts.unrecognized == 0
+    producers = {event.line: event.producer for event in log.of(Foreign)}
+    assert set(producers) == {2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13}
+    assert {producers[line] for line in producers if line != 11} == {"jetson-inference"}
+    summary = summarize(log)
+    assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("8.5.1", "stated")
+    assert summary.precision == ["Precision: FP32+FP16"]

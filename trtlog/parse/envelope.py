@@ -87,6 +87,19 @@ class Envelope:
 NO_ENVELOPE = Envelope(style="none")
 
 
+# Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
+POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
+
+
+def own_messages_rule(envelope: Envelope) -> str | None:
+    """The start rule of the own messages of a program that prints them in TensorRT's envelope,
+    tried where no TensorRT rule claims a line: Polygraphy's reports, jetson-inference's lines
+    under its "[TRT]    " prefix."""
+    if envelope.style == "jetson-inference":
+        return "jetson_inference_message"
+    return "foreign_message" if envelope.producer in POLYGRAPHY_OR_LOGGER else None
+
+
 def torch_tensorrt_only(envelope: Envelope) -> bool:
     """Whether the message is Torch-TensorRT 2.x's own, from one of its Python loggers: read by
     the ``torch_tensorrt_message`` rule alone (it says much that TensorRT's forms would take

@@ -29,6 +29,7 @@ MESSAGE_START_RULES = (
     "trtexec_warning",
     "diagnostic",
     "foreign_message",
+    "jetson_inference_message",
     "torch_tensorrt_message",
 )
 

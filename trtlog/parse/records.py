@@ -30,6 +30,7 @@ from trtlog.parse.envelope import (
     RELAYING_PRODUCERS,
     WARNING_OR_WORSE,
     Envelope,
+    own_messages_rule,
     torch_tensorrt_only,
 )
 from trtlog.parse.foreign_runs import foreign_block, foreign_runs, unstartable_line
@@ -38,9 +39,6 @@ from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.lexer_starts import LexerStarts, shared_lexer_starts
 from trtlog.parse.line_counts import CLASS_RANK, LineCounts
 from trtlog.parse.scanner import ClaimedRecords, MessageClaims
-
-# Bare "[V]"-style envelopes are shared by custom loggers and Polygraphy's own reports.
-POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
 
 # A date and time at the start of a line: another program's logger (glog, absl, Python's).
 _OWN_STAMP = re.compile(r"\s*\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}")
@@ -237,9 +235,10 @@ class RecordParser:
                         used = 0
                     else:
                         used = min(used - 1, error_line - 1)
-        if envelope.producer in POLYGRAPHY_OR_LOGGER:
+        own_rule = own_messages_rule(envelope)
+        if own_rule is not None:
             events, _ = self._try(
-                "foreign_message", envelope, record.line, record.line, [record.body], record.raw
+                own_rule, envelope, record.line, record.line, [record.body], record.raw
             )
             if events is not None:
                 self._tally("foreign", record.line)

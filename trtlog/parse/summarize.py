@@ -48,11 +48,16 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
 _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
 _MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
-# YOLOv5's and Ultralytics' exporters (2021 to today) name the TensorRT they build with and the
-# precision: "TensorRT: starting export with TensorRT 10.12.0.36...", "TensorRT: building FP16
-# engine as best.engine".
+# YOLOv5's and Ultralytics' exporters (2021 to today) name the TensorRT they build with: "TensorRT:
+# starting export with TensorRT 10.12.0.36...".
 _EXPORTER_VERSION = re.compile(r"TensorRT: starting export with TensorRT (\d+(?:\.\d+)+)")
-_EXPORTER_PRECISION = re.compile(r"TensorRT: building (FP16|INT8|FP32) engine ")
+# The precision a program around TensorRT says it builds in: those exporters ("TensorRT: building
+# FP16 engine as best.engine"), jetson-inference ("selecting fastest native precision for GPU:
+# FP16", "desired precision specified for GPU: INT8").
+_STATED_PRECISION = re.compile(
+    r"(?:TensorRT: building |(?:selecting fastest native precision|desired precision specified)"
+    r" for \w+:\s+)(FP16|INT8|FP32)\b"
+)
 _STYLE_NAMES = {
     "trtexec": "trtexec",
     "python-api": "python-api",
@@ -232,7 +237,8 @@ def _precision(log: ParsedLog) -> list[str]:
         if value is not None and value not in flags:
             flags.append(value)
     for foreign in log.of(Foreign):
-        if "TensorRT: " in foreign.text and (match := _EXPORTER_PRECISION.search(foreign.text)):
+        text = foreign.text
+        if ("FP" in text or "INT8" in text) and (match := _STATED_PRECISION.search(text)):
             value = "Precision: " + "+".join(dict.fromkeys(["FP32", match.group(1)]))
             if value not in flags:
                 flags.append(value)
