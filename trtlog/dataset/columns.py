@@ -38,11 +38,20 @@ def normalise(table: pd.DataFrame) -> pa.Table:
 
 
 def _column(column: pd.Series) -> pa.Array:
+    array = _converted(column)
     dtype = column.dtype
-    if (is_object_dtype(dtype) or is_float_dtype(dtype)) and column.isna().all():
+    if array.null_count == len(array) and (is_object_dtype(dtype) or is_float_dtype(dtype)):
         kind = column_kind(str(column.name))
         arrow = {"flag": pa.bool_(), "number": pa.float64()}.get(kind, pa.string())
         return pa.nulls(len(column), type=arrow)
+    return array
+
+
+def _converted(column: pd.Series) -> pa.Array:
+    dtype = column.dtype
+    if dtype == _INT64:
+        # pandas' nullable integers go to Arrow as they are (its masked array's own conversion).
+        return pa.array(column.array, type=pa.int64())
     # A float NaN is a missing value, as the pandas types below make it.
     if isinstance(dtype, np.dtype) and dtype in _NUMPY_TYPES:
         return pa.array(column.to_numpy(), type=_NUMPY_TYPES[dtype], from_pandas=True)
