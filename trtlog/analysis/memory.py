@@ -6,7 +6,9 @@ does not print it), ``line``.
 
 ``memory_totals`` columns: ``run``, ``build``, ``strategy``, ``kind`` ("total": Total ... Memory
 lines; "peak": [MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];
-"allocation": runtime allocations and engine sizes; "block assignment"), ``item``, ``bytes``
+"allocation": runtime allocations and engine sizes; "block assignment"), ``item`` (8.0-8.5 print
+the activation total of the block assignment before its optimisation too: "activation (before
+block optimisation)"), ``bytes``
 (single figures), ``cpu_bytes`` and ``gpu_bytes`` (allocator figures: the change for "change"
 rows), ``cpu_now_bytes`` and ``gpu_now_bytes`` (allocator use after a change), ``line``."""
 
@@ -19,6 +21,7 @@ import pandas as pd
 from trtlog.analysis.columns import with_types
 from trtlog.events import (
     BlockAssignment,
+    BuilderNote,
     Event,
     LayerMemory,
     MemoryAllocation,
@@ -57,7 +60,15 @@ TOTAL_COLUMNS = [
 def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     layers: list[dict[str, object]] = []
     totals: list[dict[str, object]] = []
-    for event in indexed(events).of(LayerMemory, *_TOTAL_KINDS):
+    # Whether the activation total that comes next is that of the unoptimised block assignment.
+    unoptimised = False
+    for event in indexed(events).of(LayerMemory, BuilderNote, *_TOTAL_KINDS):
+        if isinstance(event, BuilderNote | BlockAssignment):
+            stage = event.text if isinstance(event, BuilderNote) else event.phase
+            if stage in _BLOCK_STAGES:
+                unoptimised = _BLOCK_STAGES[stage]
+            if isinstance(event, BuilderNote):
+                continue
         if isinstance(event, LayerMemory):
             layers.append(
                 {
@@ -73,6 +84,9 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
             )
         else:
             row = _total_row(event)
+            if row is not None and row["item"] == "activation" and unoptimised:
+                row["item"] = "activation (before block optimisation)"
+                unoptimised = False
             if row is not None:
                 place = {"run": event.run, "build": event.build, "strategy": event.strategy}
                 totals.append({**place, **row, "line": event.line})
@@ -84,6 +98,15 @@ def memory_tables(events: Sequence[Event]) -> tuple[pd.DataFrame, pd.DataFrame]:
     return memory, with_types(pd.DataFrame(totals, columns=TOTAL_COLUMNS), integer_columns)
 
 
+# The steps of the block assignment, as a note ("Pre-optimized block assignment.", 8.0-8.4) or a
+# block count ("Total number of blocks in pre-optimized block assignment: 26", 8.5-10.x): whether
+# the block assignment after it is unoptimised.
+_BLOCK_STAGES = {
+    "Pre-optimized block assignment.": True,
+    "Optimized block assignment.": False,
+    "pre-optimized": True,
+    "optimized": False,
+}
 # The events of the totals table (``_total_row``).
 _TOTAL_KINDS = (
     MemoryTotal,
