@@ -160,6 +160,7 @@ def test_signed_and_unsigned_numbers_fold_into_one_unrecognised_form() -> None:
 
 # Ultralytics exporting YOLO to TensorRT 10.12 (INFO level; its own lines around TensorRT's).
 ULTRALYTICS_EXPORT = """\
+Ultralytics 8.3.75 🚀 Python-3.8.19 torch-1.12.1+cu113 CUDA:0 (NVIDIA GeForce RTX 3090, 24268MiB)
 TensorRT: starting export with TensorRT 10.12.0.36...
 [07/06/2025-14:05:50] [TRT] [I] [MemUsageChange] Init CUDA: CPU -2, GPU +0, now: CPU 2102, GPU 797 (MiB)
 TensorRT: input "images" with shape(1, 3, 640, 640) DataType.FLOAT
@@ -175,6 +176,7 @@ def test_an_exporters_banner_names_the_version_and_precision() -> None:
     assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("10.12.0.36", "stated")
     assert summary.precision == ["Precision: FP32+FP16"]
     assert requested_precisions(log.events, summary.precision) == ["fp32", "fp16"]
+    assert summary.gpu == "NVIDIA GeForce RTX 3090"
 
 
 def test_the_precision_flags_on_a_runs_closing_banner_are_the_runs() -> None:

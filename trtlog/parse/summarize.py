@@ -48,6 +48,12 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 _TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
 _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
 _MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
+# The GPU a program around TensorRT names: Torch-TensorRT's "Device(ID: 0, Name: NVIDIA A100,
+# SM Capability: ...)", the banner of YOLOv5 and Ultralytics ("Ultralytics 8.3.75 Python-3.8.19
+# torch-1.12.1+cu113 CUDA:0 (NVIDIA GeForce RTX 3090, 24268MiB)").
+_PROGRAM_GPU = re.compile(
+    r"Device\(ID: \d+, Name: ([^,]+), SM Capability|\bCUDA:\d+ \(([^,()]+), \d+(?:\.\d+)?MiB\)"
+)
 # YOLOv5's and Ultralytics' exporters (2021 to today) name the TensorRT they build with: "TensorRT:
 # starting export with TensorRT 10.12.0.36...".
 _EXPORTER_VERSION = re.compile(r"TensorRT: starting export with TensorRT (\d+(?:\.\d+)+)")
@@ -210,9 +216,9 @@ def _gpu(log: ParsedLog) -> str | None:
         if event.key == "Selected Device":
             return event.value
     for foreign in log.of(Foreign):
-        match = re.search(r"Device\(ID: \d+, Name: ([^,]+), SM Capability", foreign.text)
-        if match:
-            return match.group(1)
+        text = foreign.text
+        if ("Device(" in text or "CUDA:" in text) and (match := _PROGRAM_GPU.search(text)):
+            return match.group(1) or match.group(2)
     return None
 
 
