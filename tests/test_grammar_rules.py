@@ -165,7 +165,7 @@ def tree_parser(grammar: str = "messages") -> Lark:
 def matched_rule(line: str, start: str, grammar: str = "messages") -> str:
     tree = tree_parser(grammar).parse(line, start=start)
     # The rule under the start rule that only chooses (a line's envelope, a kind of message).
-    if start in ("message", "trtexec_message", "trtexec_warning", ENVELOPE_START):
+    if start in ("message", "trtexec_message", "trtexec_warning", "trtexec_report", ENVELOPE_START):
         node = tree.children[0]
         assert isinstance(node, Tree)
         return str(node.data)

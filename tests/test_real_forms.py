@@ -218,3 +218,24 @@ def test_jetson_inferences_own_lines_are_its_own(fast: bool) -> None:
     summary = summarize(log)
     assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("8.5.1", "stated")
     assert summary.precision == ["Precision: FP32+FP16"]
+
+
+# trtexec 8.4's performance summary pasted without its dates: trtexec's lines keep a bare "[I] ".
+UNDATED_SUMMARY = """\
+&&&& RUNNING TensorRT.trtexec [TensorRT v8401] # trtexec --onnx=a.onnx --fp16
+[I] === Performance summary ===
+[I] Throughput: 476.66 qps
+[I] GPU Compute Time: min = 2.05615 ms, max = 2.59482 ms, mean = 2.09467 ms, median = 2.08276 ms, percentile(99%) = 2.58971 ms
+[I] Total GPU Compute Time: 2.93304 s
+&&&& PASSED TensorRT.trtexec [TensorRT v8401] # trtexec --onnx=a.onnx --fp16
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_an_undated_performance_summary_is_read(fast: bool) -> None:
+    log = parse_text(UNDATED_SUMMARY, fast=fast)
+    assert log.counts.unrecognized == 0
+    perf = BuildLog.from_parsed(log).perf
+    assert list(perf["throughput_qps"]) == [476.66]
+    assert list(perf["gpu_compute_time_mean_ms"]) == [2.09467]
+    assert list(perf["total_gpu_compute_time_s"]) == [2.93304]

@@ -27,6 +27,7 @@ MESSAGE_START_RULES = (
     "message",
     "trtexec_message",
     "trtexec_warning",
+    "trtexec_report",
     "diagnostic",
     "foreign_message",
     "jetson_inference_message",

@@ -210,6 +210,9 @@ class RecordParser:
                 EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))
             ], 1
         starts = [_start_rule(envelope)]
+        if envelope.producer == "logger":
+            # trtexec's own lines keep a bare "[I] " where its log was pasted without dates.
+            starts.append("trtexec_report")
         if envelope.severity in WARNING_OR_WORSE and not torch_tensorrt_only(envelope):
             starts.append("diagnostic")
         for start in starts:

@@ -51,6 +51,9 @@ class MessageTransformer(
     def trtexec_warning(self, children: list[Any]) -> list[Event]:
         return _as_events(children)
 
+    def trtexec_report(self, children: list[Any]) -> list[Event]:
+        return _as_events(children)
+
     def foreign_message(self, children: list[Any]) -> list[Event]:
         return [Foreign(**{**self.fields(), "producer": "polygraphy"}, text=self.raw_text)]
 
