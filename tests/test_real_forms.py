@@ -9,7 +9,7 @@ import pytest
 from tests.test_claims import same
 from trtlog.analysis import BuildLog
 from trtlog.analysis.precision import requested_precisions
-from trtlog.analysis.queries import layers_view
+from trtlog.analysis.queries import fusions_view, layers_view
 from trtlog.events import (
     BuilderNote,
     Foreign,
@@ -239,3 +239,26 @@ def test_an_undated_performance_summary_is_read(fast: bool) -> None:
     assert list(perf["throughput_qps"]) == [476.66]
     assert list(perf["gpu_compute_time_mean_ms"]) == [2.09467]
     assert list(perf["total_gpu_compute_time_s"]) == [2.93304]
+
+
+# trtexec 8.5 on Orin at INFO level: the list of layers placed on each device is the only list
+# of the engine's layers.
+PLACED_LAYERS = """\
+[03/14/2023-10:02:11] [I] [TRT] ---------- Layers Running on DLA ----------
+[03/14/2023-10:02:11] [I] [TRT] ---------- Layers Running on GPU ----------
+[03/14/2023-10:02:11] [I] [TRT] [GpuLayer] CONVOLUTION: /stem/stem.0/Conv + /stem/stem.2/Relu
+[03/14/2023-10:02:11] [I] [TRT] [GpuLayer] POOLING: /down_3/MaxPool
+"""
+
+
+def test_the_layers_placed_on_each_device_show_what_was_fused() -> None:
+    view = fusions_view(BuildLog.from_parsed(parse_text(PLACED_LAYERS)))
+    assert list(view["engine_layer"]) == [
+        "/stem/stem.0/Conv + /stem/stem.2/Relu",
+        "/down_3/MaxPool",
+    ]
+    assert list(view["original_layers"]) == [
+        "/stem/stem.0/Conv, /stem/stem.2/Relu",
+        "/down_3/MaxPool",
+    ]
+    assert list(view["line"]) == [3, 4]

@@ -25,6 +25,7 @@ from trtlog.events import (
     Event,
     ForeignNodeMetadata,
     LayerMemory,
+    LayerPlacement,
     LayersFused,
     ProfileRow,
 )
@@ -48,14 +49,15 @@ _ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
 
 def engine_layer_names(events: Sequence[Event]) -> list[tuple[str, Event]]:
     """The engine's layers of every build (name, the event naming it first): from the layer
-    listing, else the profile, else memory."""
+    listing, else the list of layers placed on each device (8.4-8.6 at INFO level), else the
+    profile, else memory."""
     index = indexed(events)
-    for kind in (EngineLayer, ProfileRow, LayerMemory):
+    for kind in (EngineLayer, LayerPlacement, ProfileRow, LayerMemory):
         found: dict[tuple[int | None, str], tuple[str, Event]] = {}
-        naming: list[EngineLayer | ProfileRow | LayerMemory] = index.of(kind)
+        naming: list[EngineLayer | LayerPlacement | ProfileRow | LayerMemory] = index.of(kind)
         for event in naming:
             name = event.name if isinstance(event, EngineLayer) else event.layer
-            if not (isinstance(event, ProfileRow) and name == "Total"):
+            if name is not None and not (isinstance(event, ProfileRow) and name == "Total"):
                 found.setdefault((event.build, name), (name, event))
         if found:
             return list(found.values())
