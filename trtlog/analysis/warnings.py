@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from trtlog.events import Diagnostic, Event
+from trtlog.events import Diagnostic, Event, Foreign
 from trtlog.parse import WARNING_OR_WORSE
 
 COLUMNS = ["severity", "form", "count", "first_line", "example"]
@@ -55,6 +55,9 @@ def warnings_table(events: Sequence[Event]) -> pd.DataFrame:
     groups: dict[tuple[str, str], dict[str, object]] = {}
     for event in events:
         if not (isinstance(event, Diagnostic) or event.severity in WARNING_OR_WORSE):
+            continue
+        if type(event) is Foreign:
+            # Another program's own warnings (ONNX Runtime's, Python's), as the summary counts.
             continue
         text = message_text(event)
         severity = event.severity or "warning"
