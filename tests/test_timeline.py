@@ -173,6 +173,17 @@ def test_an_info_level_build_is_not_taken_for_parsing() -> None:
     assert total(timeline, "build", 0)["first_line"] == 4
 
 
+def test_an_applications_own_lines_do_not_unmake_the_builds_timestamps() -> None:
+    # An application (vLLM, TensorRT-LLM) prints more lines of its own than TensorRT does.
+    app = "".join(
+        f"INFO 08-20 14:04:{second:02d} [engine.py:{second}] step\n" for second in range(30)
+    )
+    timeline = BuildLog.from_parsed(parse_text(app + INFO_LEVEL_10_9)).timeline
+    unlogged = phase(timeline, "build steps not logged")
+    assert unlogged["source"] == "timestamps (1 s, interpolated)"
+    assert 9.0 <= unlogged["seconds"] <= 10.0
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")

@@ -26,10 +26,11 @@ class Clock:
         self.jumps = 0
         self.sub_second = False
 
-    def offset(self, timestamp: datetime | None, own: bool = True) -> float:
+    def offset(self, timestamp: datetime | None, own: bool = True, counted: bool = True) -> float:
         """The offset of a line stamped ``timestamp``; unstamped lines share the previous one's.
-        ``own`` is False for a stamp the line inherited from the line above."""
-        self.lines += 1
+        ``own`` is False for a stamp the line inherited from the line above; ``counted`` False
+        for another program's line, which says nothing of whether the log's stamps measure it."""
+        self.lines += counted
         if timestamp is None:
             return self._offset
         self.stamped += own
@@ -47,10 +48,12 @@ class Clock:
         self._previous = timestamp
         return self._offset
 
-    def offset_of_lines(self, timestamp: datetime | None, own: bool, count: int) -> float:
+    def offset_of_lines(
+        self, timestamp: datetime | None, own: bool, count: int, counted: bool = True
+    ) -> float:
         """``offset`` for ``count`` consecutive lines stamped ``timestamp`` (the same offset)."""
-        offset = self.offset(timestamp, own)
-        self.lines += count - 1
+        offset = self.offset(timestamp, own, counted)
+        self.lines += (count - 1) * counted
         if timestamp is not None:
             self.stamped += own * (count - 1)
         return offset
@@ -58,7 +61,8 @@ class Clock:
     @property
     def timestamped(self) -> bool:
         """Whether the timestamps can measure the run: most of its lines carry one (a custom
-        logger may stamp TensorRT's few warnings and leave its progress bars bare)."""
+        logger may stamp TensorRT's few warnings and leave its progress bars bare), other
+        programs' lines aside (an application's output around a stamped build)."""
         return self.stamped >= 2 and 2 * self.stamped >= self.lines
 
     @property

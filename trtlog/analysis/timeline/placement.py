@@ -21,6 +21,7 @@ from trtlog.events import (
     DeviceProperty,
     Event,
     FastestTactic,
+    Foreign,
     FormatCombination,
     LayerCount,
     MemUsageChange,
@@ -42,9 +43,10 @@ from trtlog.parse.items import Item, LineBlock
 def read_item(run: Run, item: Item, fraction: float) -> None:
     # Lines without an envelope inherit the timestamp above them; only their own stamp counts
     # towards measuring the run.
-    offset = run.clock.offset(item.timestamp, own=item.severity is not None) + fraction
+    kind = type(item)
+    own = item.severity is not None
+    offset = run.clock.offset(item.timestamp, own, counted=kind is not Foreign) + fraction
     try:
-        kind = type(item)
         if kind in _TUNING_EVENTS:
             _place_tuning_event(run, item, offset)  # type: ignore[arg-type]
         elif isinstance(item, Event):
@@ -225,7 +227,8 @@ def read_block(run: Run, block: LineBlock, position: int, spread: int) -> None:
     """``read_item`` for each line of a block: one stamp, so one offset; ``spread`` is the number
     of lines the second's are spread over (0: not spread)."""
     first_line, count = block.first_line, len(block)
-    offset = run.clock.offset_of_lines(block.timestamp, block.severity is not None, count)
+    own, counted = block.severity is not None, block.kind is not Foreign
+    offset = run.clock.offset_of_lines(block.timestamp, own, count, counted)
     first = offset + (position / spread if spread else 0.0)
     last = offset + ((position + count - 1) / spread if spread else 0.0)
     run.previous_offset = last
