@@ -262,3 +262,13 @@ def test_the_layers_placed_on_each_device_show_what_was_fused() -> None:
         "/down_3/MaxPool",
     ]
     assert list(view["line"]) == [3, 4]
+
+
+def test_tritons_metrics_line_names_the_gpu() -> None:
+    # Triton 2.x at start-up; its own lines are another program's.
+    text = (
+        "I0521 10:04:12.765492 107 metrics.cc:877] Collecting metrics for GPU 0: NVIDIA GeForce"
+        " RTX 3090\n"
+        "[05/21/2024-10:04:13] [TRT] [I] Loaded engine size: 15 MiB\n"
+    )
+    assert summarize(parse_text(text)).gpu == "NVIDIA GeForce RTX 3090"

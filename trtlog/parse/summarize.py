@@ -50,9 +50,12 @@ _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
 _MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
 # The GPU a program around TensorRT names: Torch-TensorRT's "Device(ID: 0, Name: NVIDIA A100,
 # SM Capability: ...)", the banner of YOLOv5 and Ultralytics ("Ultralytics 8.3.75 Python-3.8.19
-# torch-1.12.1+cu113 CUDA:0 (NVIDIA GeForce RTX 3090, 24268MiB)").
+# torch-1.12.1+cu113 CUDA:0 (NVIDIA GeForce RTX 3090, 24268MiB)"), Triton's "Collecting metrics
+# for GPU 0: NVIDIA GeForce RTX 3090".
 _PROGRAM_GPU = re.compile(
-    r"Device\(ID: \d+, Name: ([^,]+), SM Capability|\bCUDA:\d+ \(([^,()]+), \d+(?:\.\d+)?MiB\)"
+    r"Device\(ID: \d+, Name: ([^,]+), SM Capability"
+    r"|\bCUDA:\d+ \(([^,()]+), \d+(?:\.\d+)?MiB\)"
+    r"|Collecting metrics for GPU \d+: ([^\n]+?)\s*$"
 )
 # YOLOv5's and Ultralytics' exporters (2021 to today) name the TensorRT they build with: "TensorRT:
 # starting export with TensorRT 10.12.0.36...".
@@ -217,8 +220,10 @@ def _gpu(log: ParsedLog) -> str | None:
             return event.value
     for foreign in log.of(Foreign):
         text = foreign.text
-        if ("Device(" in text or "CUDA:" in text) and (match := _PROGRAM_GPU.search(text)):
-            return match.group(1) or match.group(2)
+        if ("Device(" in text or "CUDA:" in text or "GPU " in text) and (
+            match := _PROGRAM_GPU.search(text)
+        ):
+            return next(name for name in match.groups() if name)
     return None
 
 
