@@ -4,6 +4,7 @@ Polygraphy's builder configuration."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from tests.test_claims import same
@@ -145,15 +146,15 @@ def test_polygraphys_settings_are_kept_as_printed() -> None:
 
 
 def test_signed_and_unsigned_numbers_fold_into_one_unrecognised_form() -> None:
-    # TensorRT 5 names the chosen runner and its tactic, which may be negative.
+    # Lines of no known form, made up for the test: a signed and an unsigned number.
     text = (
-        "[V] [TRT] --------------- Chose 14 (-6654219059996125534)\n"
-        "[V] [TRT] --------------- Chose 3 (1)\n"
+        "[V] [TRT] --------------- Picked 14 (-6654219059996125534)\n"
+        "[V] [TRT] --------------- Picked 3 (1)\n"
         "[V] [TRT] conv-1 is not fused\n"
     )
     forms = dict(summarize(parse_text(text)).commonest_unrecognized)
     assert forms == {
-        "[V] [TRT] --------------- Chose N (N)": 2,
+        "[V] [TRT] --------------- Picked N (N)": 2,
         "[V] [TRT] conv-N is not fused": 1,
     }
 
@@ -272,3 +273,35 @@ def test_tritons_metrics_line_names_the_gpu() -> None:
         "[05/21/2024-10:04:13] [TRT] [I] Loaded engine size: 15 MiB\n"
     )
     assert summarize(parse_text(text)).gpu == "NVIDIA GeForce RTX 3090"
+
+
+# TensorRT 5's sample_fasterRCNN (INFO): each layer's runners, named by code, then the choice.
+LEGACY_CHOICES = """\
+[I] [TRT] --------------- Timing fc6 + relu6(6)
+[I] [TRT] Tactic 0 time 105.542
+[I] [TRT] Tactic 4 time 86.4471
+[I] [TRT] Tactic 1 time 67.9823
+[I] [TRT] Tactic 5 time 68.6576
+[I] [TRT] --------------- Timing fc6 + relu6(15)
+[I] [TRT] Tactic 2624962759642542471 time 77.3745
+[I] [TRT] Tactic -7597689592892725774 time 70.6929
+[I] [TRT] --------------- Chose 6 (1)
+[I] [TRT] --------------- Timing rpn_conv/3x3 + rpn_relu/3x3(33)
+[I] [TRT] --------------- Chose 14 (-6654219059996125534)
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_5xs_choices_name_the_runner_by_its_code(fast: bool) -> None:
+    log = BuildLog.from_parsed(parse_text(LEGACY_CHOICES, fast=fast))
+    assert log.summary.unrecognized == 0
+    choices = log.choices
+    assert list(choices["layer"]) == ["fc6 + relu6", "rpn_conv/3x3 + rpn_relu/3x3"]
+    assert list(choices["runner"]) == ["6", "14"]
+    assert list(choices["tactic"]) == ["0x0000000000000001", "0xa3a777053f4c16a2"]
+    # Runner 6's tactic 1 (67.9823 ms); the runner-up is its tactic 5 (68.6576 ms). The second
+    # layer's runner 14 was not timed in this log.
+    assert choices["best_ms"].iloc[0] == 67.9823
+    assert choices["runner_up_ms"].iloc[0] == 68.6576
+    assert (choices["tactics_tried"].iloc[0], choices["runners_tried"].iloc[0]) == (6, 2)
+    assert pd.isna(choices["best_ms"].iloc[1])

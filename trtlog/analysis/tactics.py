@@ -65,6 +65,8 @@ class TacticCollector:
         self._fastest_block = array("q")
         self._fastest_tactic = array("Q")
         self._combination = self._block = -1
+        # The layer the last timing runner of the current combination named.
+        self._runner_layer: str | None = None
         # "Computing costs for X" opens a new combination even where no "Autotuning format
         # combination" line follows (7.x); one that is followed by it does not open two.
         self._costs_pending = False
@@ -102,6 +104,12 @@ class TacticCollector:
             return
         if type(item) is TimingRunner:
             self._open_pending()
+            layer = item.layer
+            if layer is not None and self._runner_layer not in (None, layer):
+                # 5.x prints no header between layers: a runner of another layer opens its
+                # combination.
+                self._open_combination()
+            self._runner_layer = layer
             self._block += 1
             return
         if type(item) is FastestTactic:
@@ -166,6 +174,7 @@ class TacticCollector:
     def _open_combination(self) -> None:
         if self._tuned is not None:
             self._choices.add(self._combination, self._tuned)
+        self._runner_layer = None
         self._combination += 1
         self._tuned = Combination()
         self._costs_pending = False

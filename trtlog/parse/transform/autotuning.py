@@ -109,8 +109,10 @@ class AutotuningRules(RecordTransformer):
         )
 
     def legacy_timing_runner(self, subject: Token, code: Token) -> TimingRunner:
-        # 5.x prints a numeric runner code instead of the runner's name.
-        return TimingRunner(**self.fields(), layer=str(subject), runner_id=int(code))
+        # 5.x prints a numeric runner code instead of the runner's name: the code names it.
+        return TimingRunner(
+            **self.fields(), layer=str(subject), runner=str(code), runner_id=int(code)
+        )
 
     def tactic_timing(self, tactic: Token, time: Token) -> TacticTiming:
         return TacticTiming(**self.fields(), tactic=TacticId.parse(tactic), time_ms=time_ms(time))
@@ -205,6 +207,9 @@ class AutotuningRules(RecordTransformer):
 
     def runner_skipped_for_layer(self, runner: Token, layer: Token) -> RunnerSkipped:
         return RunnerSkipped(**self.fields(), skipped_runner=str(runner), layer=str(layer).strip())
+
+    def legacy_chose_runner(self, code: Token, tactic: Token) -> ChoseRunner:
+        return ChoseRunner(**self.fields(), chosen_runner=str(code), tactic=TacticId.parse(tactic))
 
     def chose_runner(self, runner: Token, tactic: Token) -> ChoseRunner:
         return ChoseRunner(
