@@ -305,3 +305,21 @@ def test_5xs_choices_name_the_runner_by_its_code(fast: bool) -> None:
     assert choices["runner_up_ms"].iloc[0] == 68.6576
     assert (choices["tactics_tried"].iloc[0], choices["runners_tried"].iloc[0]) == (6, 2)
     assert pd.isna(choices["best_ms"].iloc[1])
+
+
+# TensorRT 7's per-layer memory names each layer's weights first (Python API, VERBOSE).
+LAYER_MEMORY_7 = """\
+[TensorRT] VERBOSE: Layer: Conv_37 Weights: 0 HostPersistent: 1664 DevicePersistent: 271360
+[TensorRT] VERBOSE: Layer: 501 copy Weights: 0 HostPersistent: 0 DevicePersistent: 0
+[TensorRT] VERBOSE: Total Weight Memory: 0
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_7xs_layer_memory_keeps_the_layers_name(fast: bool) -> None:
+    log = BuildLog.from_parsed(parse_text(LAYER_MEMORY_7, fast=fast))
+    memory = log.memory
+    assert list(memory["layer"]) == ["Conv_37", "501 copy"]
+    assert list(memory["device_persistent"]) == [271360, 0]
+    totals = log.memory_totals
+    assert list(totals[totals["kind"] == "total"]["item"]) == ["weights"]

@@ -12,14 +12,16 @@ from trtlog.events.base import Event
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LayerMemory(Event):
-    """``Layer: X Host Persistent: 1664 Device Persistent: 8192 Scratch Memory: 0`` (8.2 prints
-    no scratch figure, so ``scratch`` is ``None`` there)."""
+    """``Layer: X Host Persistent: 1664 Device Persistent: 8192 Scratch Memory: 0`` (7.x and 8.2
+    print no scratch figure, so ``scratch`` is ``None`` there; 7.x prints the layer's
+    ``weights``)."""
 
     family: ClassVar[str] = "memory"
     layer: str
     host_persistent: int
     device_persistent: int
     scratch: int | None = None
+    weights: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -37,7 +37,10 @@ fn the_grammar_still_spells_the_literals_and_terminals_read_here() {
     // Each lazy terminal is read as its token and its lookahead, the lookahead as written: it
     // holds nothing Rust reads otherwise than Python (Unicode's digits for `\d` in both).
     let lazy = [
-        ("MEMORY_LAYER", r"[^\n]+?(?= Host ?Persistent: \d+)"),
+        (
+            "MEMORY_LAYER",
+            r"[^\n]+?(?=(?: Weights: \d+)? Host ?Persistent: \d+)",
+        ),
         ("REFORMAT_TENSOR", r"[^\n]+?(?= \([^\n]*\) from [A-Za-z])"),
         ("REFORMAT_SOURCE", r"[^\n]+?(?=\) from [A-Za-z])"),
         ("REFORMAT_FROM", r"[A-Za-z][^\n]*?(?= to [A-Za-z])"),
@@ -121,6 +124,11 @@ fn per_layer_memory_of_8_2_8_4_and_10_16_builds() {
     // follow, with no going back (the lexer's token).
     assert_eq!(
         record("Layer: a Host Persistent: 1x Host Persistent: 1 Device Persistent: 2"),
+        None
+    );
+    // 7.x's layer weights before the host key: the grammar's other alternative, declined here.
+    assert_eq!(
+        record("Layer: Conv_37 Weights: 0 HostPersistent: 1664 DevicePersistent: 271360"),
         None
     );
     // Digits other than ASCII ones are the grammar's to read, and so are values beyond 64 bits.

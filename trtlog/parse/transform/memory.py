@@ -53,10 +53,17 @@ class MemoryRules(RecordTransformer):
             **layer_memory_fields(str(layer), str(host), str(device), text(scratch)),
         )
 
+    def layer_memory_with_weights(
+        self, layer: Token, weights: Token, host: Token, device: Token
+    ) -> LayerMemory:
+        fields = layer_memory_fields(str(layer), str(host), str(device), None)
+        return LayerMemory(**self.fields(), **fields, weights=int(weights))
+
     def memory_total(self, kind: Token, size: Token) -> MemoryTotal:
-        return MemoryTotal(
-            **self.fields(), what=str(kind).removeprefix("Total ").lower(), size_bytes=int(size)
-        )
+        what = str(kind).removeprefix("Total ").lower()
+        # 7.x says "Total Weight Memory", later versions "Total Weights Memory".
+        what = "weights" if what == "weight" else what
+        return MemoryTotal(**self.fields(), what=what, size_bytes=int(size))
 
     def per_runner_memory_total(self, kind: Token, size: Token) -> MemoryTotal:
         return MemoryTotal(
