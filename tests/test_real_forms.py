@@ -323,3 +323,25 @@ def test_7xs_layer_memory_keeps_the_layers_name(fast: bool) -> None:
     assert list(memory["device_persistent"]) == [271360, 0]
     totals = log.memory_totals
     assert list(totals[totals["kind"] == "total"]["item"]) == ["weights"]
+
+
+# TensorRT 10.14's sample_onnx_mnist: the sample's own lines in trtexec's envelope.
+SAMPLE_RUN = """\
+&&&& RUNNING TensorRT.sample_onnx_mnist [TensorRT v101401] [b48] # ./sample_onnx_mnist --int8
+[11/27/2025-05:30:15] [I] Building and running a GPU inference engine for Onnx MNIST
+[11/27/2025-05:30:20] [I] Input:
+[11/27/2025-05:30:20] [I] @@@@@@@@@@@@@@@@@@@@@@@@@@@@
+@@@@@@@@@@@=   ++++#++=*@@@@
+[11/27/2025-05:30:20] [I] Output:
+[11/27/2025-05:30:20] [I]  Prob 8  0.0000 Class 8:
+[11/27/2025-05:30:20] [I]  Prob 9  0.9996 Class 9: **********
+&&&& PASSED TensorRT.sample_onnx_mnist [TensorRT v101401] [b48] # ./sample_onnx_mnist --int8
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_samples_own_lines_are_its_own(fast: bool) -> None:
+    log = parse_text(SAMPLE_RUN, fast=fast)
+    assert log.counts.unrecognized == 0
+    producers = {event.line: event.producer for event in log.of(Foreign)}
+    assert {line: producers[line] for line in (2, 4, 7, 8)} == dict.fromkeys((2, 4, 7, 8), "sample")

@@ -94,9 +94,11 @@ POLYGRAPHY_OR_LOGGER = frozenset({"logger", "polygraphy"})
 def own_messages_rule(envelope: Envelope) -> str | None:
     """The start rule of the own messages of a program that prints them in TensorRT's envelope,
     tried where no TensorRT rule claims a line: Polygraphy's reports, jetson-inference's lines
-    under its "[TRT]    " prefix."""
+    under its "[TRT]    " prefix, TensorRT samples' lines in trtexec's."""
     if envelope.style == "jetson-inference":
         return "jetson_inference_message"
+    if envelope.producer == "trtexec":
+        return "sample_message"
     return "foreign_message" if envelope.producer in POLYGRAPHY_OR_LOGGER else None
 
 

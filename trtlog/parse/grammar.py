@@ -31,6 +31,7 @@ MESSAGE_START_RULES = (
     "diagnostic",
     "foreign_message",
     "jetson_inference_message",
+    "sample_message",
     "torch_tensorrt_message",
 )
 

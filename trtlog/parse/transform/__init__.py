@@ -60,6 +60,9 @@ class MessageTransformer(
     def jetson_inference_message(self, children: list[Any]) -> list[Event]:
         return [Foreign(**{**self.fields(), "producer": "jetson-inference"}, text=self.raw_text)]
 
+    def sample_message(self, children: list[Any]) -> list[Event]:
+        return [Foreign(**{**self.fields(), "producer": "sample"}, text=self.raw_text)]
+
     def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
         # "_rule"s are spliced into their parent by Lark; every other rule must build something.
         if data.startswith("_"):
