@@ -184,6 +184,21 @@ def test_an_applications_own_lines_do_not_unmake_the_builds_timestamps() -> None
     assert 9.0 <= unlogged["seconds"] <= 10.0
 
 
+def test_a_step_reported_once_done_spans_the_seconds_before_its_report() -> None:
+    # TensorRT-LLM 0.8 writes the engine, then reports the time it took.
+    text = """\
+[05/21/2024-14:02:26] [TRT] [I] Total Activation Memory: 1577062400
+[05/21/2024-14:02:26] [TRT] [I] Engine generation completed in 111.412 seconds.
+[05/21/2024-14:02:33] [TRT-LLM] [I] Serializing engine to ./rank0.engine...
+[05/21/2024-14:02:42] [TRT-LLM] [I] Engine serialized. Total time: 00:00:09
+"""
+    timeline = BuildLog.from_parsed(parse_text(text)).timeline
+    serialisation = phase(timeline, "engine generation and serialisation")
+    # 14:02:42 less nine seconds: from 14:02:33, where the memory report's phase ends.
+    assert (serialisation["start_s"], serialisation["end_s"]) == (7.0, 16.0)
+    assert phase(timeline, "memory planning")["end_s"] == 7.0
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")

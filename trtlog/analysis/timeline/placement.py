@@ -344,6 +344,8 @@ def _note_duration(run: Run, event: PhaseDuration, offset: float) -> None:
     key = (run.build if run.in_build else None, phase, None)
     span: Span | None = next((span for span in reversed(run.phases) if span.key() == key), None)
     if span is None:
-        # 8.6+ reports network construction without printing anything else about it.
-        span = run.place(run.phases, key, event.line, event.end_line, offset)
+        # 8.6+ reports network construction without printing anything else about it, and
+        # TensorRT-LLM its engine's serialisation once done: the step ran before the report.
+        started = offset - event.seconds
+        span = run.place(run.phases, key, event.line, event.end_line, offset, started=started)
     add_reported(span.reported, event.phase, event.seconds)

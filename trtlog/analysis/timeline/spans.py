@@ -104,14 +104,17 @@ class Run:
     passes: Passes = field(default_factory=lambda: Passes())
 
     def place(self, spans: list[Span], key: tuple[int | None, str, str | None], line: int,
-              end_line: int, offset: float, tactic: bool = False) -> Span:  # fmt: skip
-        """Extend the last span when it has ``key``, else start one; ``tactic`` counts a timed
+              end_line: int, offset: float, tactic: bool = False,
+              started: float | None = None) -> Span:  # fmt: skip
+        """Extend the last span when it has ``key``, else start one (at ``started`` where the
+        span began before its line, not before the last one ends); ``tactic`` counts a timed
         tactic in it."""
         last = spans[-1] if spans else None
         # Field by field: a tuple made per tuning line to compare keys cost more.
         if last is None or last.layer != key[2] or last.phase != key[1] or last.build != key[0]:
-            close(spans, offset)
-            last = Span(*key, line, end_line, offset, offset)
+            start = offset if started is None or last is None else max(started, last.end)
+            close(spans, start)
+            last = Span(*key, line, end_line, start, offset)
             spans.append(last)
         last.last_line, last.end = end_line, offset
         last.tactics += tactic
