@@ -199,6 +199,28 @@ def test_a_step_reported_once_done_spans_the_seconds_before_its_report() -> None
     assert phase(timeline, "memory planning")["end_s"] == 7.0
 
 
+# TensorRT 10.2's Python sample building two engines at INFO level, one after the other.
+TWO_INFO_BUILDS = """\
+[07/30/2024-23:51:47] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[07/30/2024-23:54:05] [TRT] [I] Total Activation Memory: 282196480
+[07/30/2024-23:54:05] [TRT] [I] Engine generation completed in 137.912 seconds.
+INFO:EngineBuilder:Serializing engine to file: /mnt/d/park/detectron2/engine_fp16.trt
+[07/31/2024-01:19:08] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[07/31/2024-01:23:08] [TRT] [I] Total Activation Memory: 241871872
+[07/31/2024-01:23:09] [TRT] [I] Engine generation completed in 240.851 seconds.
+"""
+
+
+def test_each_info_level_build_is_its_own() -> None:
+    log = BuildLog.from_parsed(parse_text(TWO_INFO_BUILDS))
+    assert log.summary.builds == 2
+    assert total(log.timeline, "build", 0)["seconds"] == pytest.approx(137.912)
+    assert total(log.timeline, "build", 1)["seconds"] == pytest.approx(240.851)
+    assert (total(log.timeline, "build", 1)["first_line"]) == 5
+    totals = log.memory_totals
+    assert list(totals[totals["item"] == "activation"]["build"]) == [0, 1]
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")

@@ -18,6 +18,7 @@ from trtlog.events.autotuning import (
     BackendStrategy,
     ReformatLayerAdded,
     TacticTiming,
+    TimingCache,
 )
 from trtlog.events.base import Event
 from trtlog.events.engine import LayerPlacement, LayersRunningOn
@@ -79,7 +80,10 @@ _ONCE_PER_BUILD = frozenset({"built", "allocation", "peak", "engine building", "
 
 # What the fold does with an event of a class, found once per class (``_role``): how it moves
 # the place, whether it continues an options section, which of its fields the fold sets.
-_AUTOTUNING, _LAYER_COUNT, _GRAPH, _STRATEGY, _RUN, _OTHER = range(6)
+_AUTOTUNING, _LAYER_COUNT, _GRAPH, _STRATEGY, _RUN, _TIMING_CACHE, _OTHER = range(7)
+# The timing cache's note that each builder pass opens with ("Local timing cache in use.", 8.0
+# and later; 8.6's "Timing cache disabled."): at INFO level, all a build prints before its end.
+_BUILD_OPENING_CACHE = frozenset({"in use", "disabled"})
 _OPTION, _SECTION, _LEGACY_HEADER, _LEGACY_STATISTIC, _NO_FIELD = range(5)
 Role = tuple[int, bool, int]
 _ROLES: dict[type, Role] = {}
@@ -98,6 +102,7 @@ def _role(kind: type) -> Role:
             (_GRAPH_WORK, _GRAPH),
             (BackendStrategy, _STRATEGY),
             (RunHeader, _RUN),
+            (TimingCache, _TIMING_CACHE),
         )
         fields = (
             (OptionLine, _OPTION),
@@ -143,7 +148,8 @@ class _Place:
 
     A run starts at each ``&&&& RUNNING`` header that follows other content. A build starts
     with the first line that only a build prints (graph optimisation, tactic tuning, 7.1's
-    layer placement, a build marker at INFO level) after the previous build ended, or at a
+    layer placement, the timing cache's note, a build marker at INFO level) after the previous
+    build ended, or at a
     second ``Original:`` stage count; it ends at "Engine generation completed", trtexec's
     "Engine built in", the allocation note or Polygraphy's and Torch-TensorRT's build times.
     What follows an ended build in the same run (its engine's layers, memory totals, the
@@ -282,6 +288,9 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
             elif action == _RUN:
                 where.new_run()
                 legacy_metric = None
+            elif action == _TIMING_CACHE and isinstance(event, TimingCache):
+                if event.action in _BUILD_OPENING_CACHE:
+                    where.building()
             else:
                 marker = _build_marker(event)
                 if marker is not None:

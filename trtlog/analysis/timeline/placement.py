@@ -271,9 +271,13 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
     if isinstance(event, SetTacticName) and not tuning:
         # 8.0-8.5 name the chosen kernels again while generating the engine.
         phase = None
-    elif phase == UNLOGGED_BUILD and run.in_build:
-        # A build whose steps the log shows already.
-        phase = None
+    elif phase == UNLOGGED_BUILD:
+        number = run.passes.of(event.build, event.strategy)
+        if run.in_build and (number == run.build or event.strategy is not None):
+            # A build (or a backend strategy of one) whose steps the log shows already.
+            phase = None
+        else:
+            run.build = number
     _enter(run, phase)
     if phase == "initialisation":
         if isinstance(event, MemUsageChange):
