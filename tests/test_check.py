@@ -11,8 +11,10 @@ from typer.testing import CliRunner
 
 import trtlog
 from tests.conftest import corpus_dir, needs_corpus
+from trtlog.analysis import BuildLog
 from trtlog.check import RULES, CheckSettingError, resolve_settings, run_checks
 from trtlog.cli.app import app
+from trtlog.parse import parse_text
 
 pytestmark = needs_corpus
 runner = CliRunner()
@@ -30,6 +32,7 @@ LOGS = {
     ),
     "mobilenet qat": ("json/trex_test_TITANRTX_mobilenet_qat.engine.graph.json", {}),
     "resnet50 int8": ("json/kalfazed_trt8.6.1_trex_resnet50int8.engine.graph.json", {}),
+    "onnx parser errors": ("logs/hackathon_trt10.16.2_pyapi_onnxparser_with_errors.log", {}),
 }
 _findings: dict[str, object] = {}
 
@@ -49,6 +52,9 @@ def of(case: str, rule: str):  # type: ignore[no-untyped-def]
 
 # (rule, where it fires, where it does not, what the finding must say)
 FIRES = [
+    # Line 16: "[E] ModelImporter.cpp:... While parsing node number 1 [UnknownNode1 -> ...]", 8
+    # parser errors and no "Engine generation completed".
+    ("build-failed", "onnx parser errors", "8.6 rtx3090", "8 TensorRT errors and no engine built; the first is at line 16"),
     # "Precision: FP32+FP16" (line 11); Conv-1 + ReLU-2 runs FP32 on the GTX 1070.
     ("wider-precision", "fp16 gtx1070", "fp32 gtx1070", "Conv-1 + ReLU-2 runs in fp32"),
     # conv1.weight + QuantizeLinear_7 + Conv_9 reads "Four wide ... Int8", writes "Row major linear FP32".
@@ -214,3 +220,17 @@ def test_workspace_limited_names_the_device_memory_short(tmp_path: Path) -> None
         "2 tactics skipped for lack of memory; the largest asked for 600.0 MiB (/conv1/Conv);"
         " device memory short 1 time, the largest request 600 MiB with 302 MiB free (/conv1/Conv)"
     )
+
+
+def test_a_run_that_ended_failed_fails_the_gate() -> None:
+    # TensorRT 10.8's trtexec: an internal error, then the run's closing banner.
+    text = (
+        "&&&& RUNNING TensorRT.trtexec [TensorRT v100800] # trtexec --onnx=m.onnx\n"
+        "[03/02/2025-10:11:12] [E] Error[2]: [caskBuilderUtils.cpp::validateCaskKLibSize::59]"
+        " Error Code 2: Internal Error (Assertion validateCaskKLibSize failed.)\n"
+        "&&&& FAILED TensorRT.trtexec [TensorRT v100800] # trtexec --onnx=m.onnx\n"
+    )
+    found = run_checks(BuildLog.from_parsed(parse_text(text)))
+    failed = found[found["rule"] == "build-failed"]
+    assert list(failed["message"]) == ["run 0 ended FAILED: trtexec --onnx=m.onnx"]
+    assert list(failed["line"]) == [3]

@@ -35,9 +35,11 @@ from trtlog.check.engine_rules import (
     UnfusedQuantization,
     WiderPrecision,
 )
+from trtlog.check.outcome_rules import BuildFailed
 from trtlog.check.rule import SEVERITIES, Finding, Rule
 
 RULES: tuple[type[Rule], ...] = (
+    BuildFailed,
     WiderPrecision,
     QuantizedFloatOutput,
     UnfusedQuantization,

@@ -1,0 +1,53 @@
+"""Rules about how a run ended: a CI gate fails on a build that failed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trtlog.analysis import BuildLog
+from trtlog.check.rule import Finding, Rule
+from trtlog.events import Foreign, PhaseDuration, RunFooter
+from trtlog.parse import WARNING_OR_WORSE
+
+# The reported totals that say an engine was built: TensorRT's own, trtexec's, Polygraphy's,
+# Torch-TensorRT's.
+_BUILT = ("Engine generation", "Engine built", "Engine building", "Build TRT engine")
+_ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
+
+
+class BuildFailed(Rule):
+    id = "build-failed"
+    severity = "error"
+    title = "The run failed, or TensorRT reported errors and built no engine"
+    why = (
+        "A run that ended FAILED (trtexec and TensorRT's samples print '&&&& FAILED'), or a "
+        "build that reported errors and never finished, produced no engine to ship or measure."
+    )
+    advice = (
+        "Read the first error (trtlog parse shows it, trtlog warnings lists them all); an "
+        "'Error Code 10: Could not find any implementation' or 'Error Code 4' names the layer "
+        "or the network check that stopped the build."
+    )
+
+    def findings(self, log: BuildLog) -> Iterator[Finding]:
+        footers = [event for event in log.events if isinstance(event, RunFooter)]
+        for footer in footers:
+            if footer.status == "FAILED":
+                command = f": {footer.command.strip()}" if footer.command.strip() else ""
+                yield self.found(f"run {footer.run} ended FAILED{command}", None, footer.line)
+        if footers:
+            return
+        # No closing banner (the Python API, a log cut short): the errors of a log whose
+        # builds never finished.
+        errors = [
+            event
+            for event in log.events
+            if event.severity in _ERROR_OR_WORSE and type(event) is not Foreign
+        ]
+        built = any(
+            isinstance(event, PhaseDuration) and event.phase in _BUILT for event in log.events
+        )
+        if errors and not built:
+            first = log.summary.first_error or f"line {errors[0].line}"
+            message = f"{len(errors)} TensorRT errors and no engine built; the first is at {first}"
+            yield self.found(message, None, errors[0].line)
