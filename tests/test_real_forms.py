@@ -345,3 +345,22 @@ def test_a_samples_own_lines_are_its_own(fast: bool) -> None:
     assert log.counts.unrecognized == 0
     producers = {event.line: event.producer for event in log.of(Foreign)}
     assert {line: producers[line] for line in (2, 4, 7, 8)} == dict.fromkeys((2, 4, 7, 8), "sample")
+
+
+# TensorRT 10.10's layer listing of a BERT model (TensorRT issue 4397): the Myelin region reads
+# token ids and a mask, and computes in FP16. The second layer is made up for the test: a layer
+# of integers alone.
+TOKEN_IDS_LAYER = (
+    "[03/19/2025-08:01:02] [V] [TRT] Engine Layer Information:\n"
+    "Layer(Myelin): {ForeignNode[/encoder/Unsqueeze_3 + /encoder/Unsqueeze_4.../match_model/Squeeze]},"
+    " Tactic: 0x0000000000000000, concat_ids (Int32[1,40]), concat_mask (Bool[1,40]), sent_ids"
+    " (Int32[1,40]), pos_ids (Int32[1,40]) -> Reformatted Output Tensor 0 to {ForeignNode[/encoder/"
+    "Unsqueeze_3 + /encoder/Unsqueeze_4.../match_model/Squeeze]} (Half[1])\n"
+    "Layer(Gather): shape_of_ids, Tactic: 0x0000000000000000, ids (Int32[2]) -> dims (Int32[2])\n"
+)
+
+
+def test_a_layer_that_reads_token_ids_computes_in_its_data_type() -> None:
+    layers = BuildLog.from_parsed(parse_text(TOKEN_IDS_LAYER)).layers
+    # Only integers in and out: the layer's precision is theirs.
+    assert list(layers["precision"]) == ["fp16", "int32"]

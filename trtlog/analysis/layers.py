@@ -5,7 +5,8 @@ layers belong to no build), ``name``, ``layer_type``, ``tactic``, ``kernel`` (fr
 record, else the chosen tactic's kernel from the tuning log), ``tactic_ms`` and ``gap_percent``
 (what tuning measured for the engine's tactic and how much slower the runner-up was: the
 ``choices`` row that is ``in_engine``), ``precision`` (the first input's data
-type as fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs), ``input_dtypes``,
+type as fp32/fp16/bf16/int8/fp8/..., the output's for layers without inputs; Int32, Int64 and
+Bool tensors only where the layer has no other), ``input_dtypes``,
 ``output_dtypes``, ``input_formats``, ``output_formats`` (TensorRT's wording, one entry per tensor,
 "; "-separated), ``input_formats_short``, ``output_formats_short`` (``FP16 NHWC8``, ``Int8
 NC/32HW32``), ``input_names``, ``output_names`` (the tensors, "; "-separated), ``input_shapes``,
@@ -82,6 +83,8 @@ _LISTED_COLUMNS = [
     "line",
 ]
 COLUMNS = [*_LISTED_COLUMNS, *KERNEL_COLUMNS]
+# Data types that index or mask rather than compute.
+_INDEX_TYPES = frozenset({"Int32", "Int64", "Bool"})
 # The columns that are not text, shared with the ``precision`` table.
 COLUMN_TYPES = {
     "run": "Int64",
@@ -207,11 +210,15 @@ def _json(text: str) -> object:
 
 
 def _first_tensor(layer: EngineLayer) -> Tensor | None:
-    for tensors in (layer.inputs, layer.outputs):
-        for tensor in tensors:
-            if tensor.dtype:
-                return tensor
-    return None
+    """The tensor whose data type is the layer's precision: the first input's, the output's
+    for layers without inputs; an index or a mask (a transformer's token ids into a Myelin
+    region, Int32 beside Half data) only where the layer has nothing else."""
+    typed = [
+        tensor for tensors in (layer.inputs, layer.outputs) for tensor in tensors if tensor.dtype
+    ]
+    computed = [tensor for tensor in typed if tensor.dtype not in _INDEX_TYPES]
+    chosen = computed or typed
+    return chosen[0] if chosen else None
 
 
 def _profile_by_name(
