@@ -444,6 +444,21 @@ def test_warnings_counted_per_form() -> None:
     }
 
 
+def test_warnings_read_from_fields_count_together_per_message() -> None:
+    # "Missing scale and zero-point for tensor input_ids, expect fall back to non-int8
+    # implementation for any layer consuming or producing given tensor" (8.6, INT8 builds), for
+    # two tensors in two builds: one message.
+    text = "".join(
+        f"[06/04/2024-10:{minute}:00] [TRT] [W] Missing scale and zero-point for tensor {tensor},"
+        " expect fall back to non-int8 implementation for any layer consuming or producing given"
+        " tensor\n"
+        for minute, tensor in (("01", "input_ids"), ("02", "attention_mask"))
+    )
+    table = BuildLog.from_parsed(parse_text(text)).warnings
+    assert list(table["count"]) == [2]
+    assert list(table["example"]) == ["missing_quantization_scale: tensor='input_ids'"]
+
+
 def test_warnings_of_one_message_about_other_layers_count_together() -> None:
     from trtlog.analysis.warnings import message_form
 

@@ -18,7 +18,20 @@ from trtlog.events import Diagnostic, Event, Foreign
 from trtlog.parse import WARNING_OR_WORSE
 
 COLUMNS = ["severity", "form", "count", "first_line", "example"]
-_ENVELOPE_FIELDS = {"line", "end_line", "timestamp", "severity", "producer"}
+# The fields of an event that name what it is about (a tensor, a layer, a file), not what
+# happened to it.
+_NAMING_FIELDS = {"layer", "tensor", "formats", "runner", "path", "kernel", "name", "node", "input"}
+# An event's place in the log, which is not its message.
+_ENVELOPE_FIELDS = {
+    "line",
+    "end_line",
+    "timestamp",
+    "severity",
+    "producer",
+    "run",
+    "build",
+    "strategy",
+}
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # Numbers inside names count too ("index_shape_3", "Conv_12"); those glued to letters
 # ("INT64", "fp16", "sm80") name a type or an architecture and stay.
@@ -38,10 +51,12 @@ def message_text(event: Event) -> str:
     text = getattr(event, "text", None)
     if isinstance(text, str):
         return text
+    # Names quoted, so that one message about many tensors or layers is one form.
     fields = [
-        f"{field.name}={getattr(event, field.name)}"
+        f"{field.name}={value!r}" if field.name in _NAMING_FIELDS else f"{field.name}={value}"
         for field in dataclasses.fields(event)
-        if field.name not in _ENVELOPE_FIELDS and getattr(event, field.name) not in (None, "", ())
+        if field.name not in _ENVELOPE_FIELDS
+        and (value := getattr(event, field.name)) not in (None, "", ())
     ]
     return f"{event.kind()}: {', '.join(fields)}"
 
