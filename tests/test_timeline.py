@@ -221,6 +221,18 @@ def test_each_info_level_build_is_its_own() -> None:
     assert list(totals[totals["item"] == "activation"]["build"]) == [0, 1]
 
 
+def test_calibration_takes_the_time_it_reports() -> None:
+    # An INT8 build calibrating (Python API, 8.6): TensorRT reports more time than the stamps span.
+    text = """\
+[08/07/2024-07:04:40] [TRT] [I] Starting Calibration.
+[08/07/2024-07:04:41] [TRT] [I]   Calibrated batch 0 in 0.222241 seconds.
+[08/07/2024-07:04:41] [TRT] [I]   Post Processing Calibration data in 0.00342259 seconds.
+[08/07/2024-07:04:41] [TRT] [I] Calibration completed in 6.2236 seconds.
+"""
+    calibration = phase(BuildLog.from_parsed(parse_text(text)).timeline, "calibration")
+    assert (calibration["seconds"], calibration["reported_as"]) == (6.2236, "Calibration")
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")

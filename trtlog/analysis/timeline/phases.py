@@ -74,6 +74,7 @@ _REPORTED_PHASES = {
     "Graph optimization": "graph optimisation",
     "Graph construction and optimization": "graph optimisation",
     "Configuring builder for Int8 Mode": "calibration",
+    "Calibration": "calibration",
     "Formats and tactics selection": "autotuning",
     "Subgraph compilation": "autotuning",
     "Multi stream splitting": "engine generation and serialisation",
