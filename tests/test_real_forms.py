@@ -364,3 +364,24 @@ def test_a_layer_that_reads_token_ids_computes_in_its_data_type() -> None:
     layers = BuildLog.from_parsed(parse_text(TOKEN_IDS_LAYER)).layers
     # Only integers in and out: the layer's precision is theirs.
     assert list(layers["precision"]) == ["fp16", "int32"]
+
+
+# A TensorRT 10 build in a ROS 2 node: launch writes the node's name before each of its lines.
+ROS2_LAUNCH = """\
+[INFO] [launch]: Default logging verbosity is set to INFO
+[mmros_detection2d_exe-1] [I] [TRT] [MemUsageChange] Init CUDA: CPU +0, GPU +0, now: CPU 35, GPU 952 (MiB)
+[mmros_detection2d_exe-1] [I] [TRT] No checker registered for op: TRTBatchedNMS. Attempting to check as plugin.
+[mmros_detection2d_exe-1] [I] [TRT] Engine generation completed in 42.7299 seconds.
+[mmros_detection2d_exe-1] [E] [TRT] ModelImporter.cpp:967: ERROR: ModelImporter.cpp:796 In function importModel:
+[mmros_detection2d_exe-1] terminate called after throwing an instance of 'std::runtime_error'
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_ros2_nodes_lines_keep_their_envelope(fast: bool) -> None:
+    log = parse_text(ROS2_LAUNCH, fast=fast)
+    assert log.counts.unrecognized == 0
+    summary = summarize(log)
+    assert (summary.build_seconds, summary.errors) == (42.7299, 1)
+    # Launch's own line and the node's other output are other programs' lines.
+    assert sorted(event.line for event in log.of(Foreign)) == [1, 6]

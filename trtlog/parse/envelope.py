@@ -306,6 +306,9 @@ class EnvelopeTransformer(Transformer):
     def python_logging_envelope(self, prefix: Token) -> Envelope:
         return python_logging_envelope(str(prefix))
 
+    def launched_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
+        return envelope or NO_ENVELOPE
+
     def jetson_envelope(self, tag: Token) -> Envelope:
         return Envelope("jetson-inference", None, None, "trt")
 

@@ -258,7 +258,13 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "TRITON_PREFIX",
             "TRTLLM_RUNTIME_PREFIX",
             "TENSORFLOW_PREFIX",
+            "LAUNCH_PREFIX",
         ]
+    );
+    // ROS 2's launch prefix, and the envelope after it, are the grammar's to split.
+    assert_eq!(
+        split("[component_container_mt-1] [I] [TRT] Loaded engine size: 15 MiB"),
+        Split::Grammar
     );
     // TensorRT-LLM's C++ runtime's rarer prefix is split by the grammar.
     assert_eq!(
