@@ -385,3 +385,21 @@ def test_a_ros2_nodes_lines_keep_their_envelope(fast: bool) -> None:
     assert (summary.build_seconds, summary.errors) == (42.7299, 1)
     # Launch's own line and the node's other output are other programs' lines.
     assert sorted(event.line for event in log.of(Foreign)) == [1, 6]
+
+
+# Torch-TensorRT's TensorRT logger in Python's logging cookbook format (Torch-TensorRT issue 4227),
+# and an application's own logger in the same format.
+COOKBOOK_LOGGING = """\
+2026-05-01 00:04:05,398 - torch_tensorrt [TensorRT Conversion Context] - WARNING - Requested amount of GPU memory (149635638784 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.
+2026-05-01 00:04:05,399 - torch_tensorrt [TensorRT Conversion Context] - ERROR - [executionContext.cpp::initializeExecutionContext::644] Error Code 2: OutOfMemory (Requested size was 149635638784 bytes.)
+2026-05-01 00:04:06,001 - alpamayo.eval - INFO - evaluating 12 scenes
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_python_loggings_cookbook_format_is_an_envelope(fast: bool) -> None:
+    log = parse_text(COOKBOOK_LOGGING, fast=fast)
+    summary = summarize(log)
+    assert (summary.warnings, summary.errors) == (1, 1)
+    assert summary.first_error is not None and "Error Code 2: OutOfMemory" in summary.first_error
+    assert [event.line for event in log.of(Foreign)] == [3]

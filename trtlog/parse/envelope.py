@@ -4,7 +4,7 @@ grammar (``split_envelope``). The native core splits the prefixes of nearly ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache, lru_cache
 from typing import cast
@@ -258,6 +258,14 @@ def python_logging_envelope(prefix: str) -> Envelope:
     return Envelope("python-logging", None, _level(level), producer)
 
 
+def python_logging_stamped_envelope(prefix: str) -> Envelope:
+    """Python's logging cookbook's "2026-05-01 00:04:05,398 - logger[ [context]] - LEVEL - "."""
+    stamp, rest = prefix[:23], prefix[26:]
+    logger, level = rest.removesuffix(" - ").rsplit(" - ", 1)
+    envelope = python_logging_envelope(f"{level}:{logger}:")
+    return replace(envelope, timestamp=datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f"))
+
+
 @v_args(inline=True)
 class EnvelopeTransformer(Transformer):
     """Builds ``(Envelope, body)`` from the envelope grammar's tree."""
@@ -305,6 +313,9 @@ class EnvelopeTransformer(Transformer):
 
     def python_logging_envelope(self, prefix: Token) -> Envelope:
         return python_logging_envelope(str(prefix))
+
+    def python_logging_stamped_envelope(self, prefix: Token) -> Envelope:
+        return python_logging_stamped_envelope(str(prefix))
 
     def launched_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
         return envelope or NO_ENVELOPE

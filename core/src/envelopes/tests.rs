@@ -250,6 +250,7 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "PYTHON_TRT_LEVEL",
             "TORCH_TRT_PREFIX",
             "PYTHON_LOGGING_PREFIX",
+            "PYTHON_LOGGING_STAMPED",
             "JETSON_TAG",
             "CLOCK_STAMP",
             "DEEPSTREAM_PREFIX",
