@@ -119,5 +119,9 @@ class EngineRules(RecordTransformer):
             **self.fields(), device=device, layer_kind=str(kind), layer=str(layer).strip()
         )
 
+    def untyped_layer_placement(self, tag: Token, layer: Token) -> LayerPlacement:
+        device = "DLA" if tag.startswith("[Dla") else "GPU"
+        return LayerPlacement(**self.fields(), device=device, layer=str(layer).strip())
+
     def no_layer_placement(self, device: Token) -> LayerPlacement:
         return LayerPlacement(**self.fields(), device=str(device))
