@@ -409,8 +409,11 @@ def test_perf_one_row_per_run_7_1() -> None:
 
 
 def test_each_pasted_performance_summary_is_a_run_of_its_own() -> None:
-    # trtexec 8.4 --loadEngine run three times and pasted together without "&&&& RUNNING".
+    # trtexec 8.4 --loadEngine run three times and pasted together without "&&&& RUNNING" (the
+    # trace averages' figures made up for the test).
     summary = """\
+[07/31/2022-{clock}] [I] Average on 16 runs - GPU latency: 180.1 ms - Host latency: 197.7 ms (enqueue 183.3 ms)
+[07/31/2022-{clock}] [I] Average on 16 runs - GPU latency: 180.2 ms - Host latency: 197.8 ms (enqueue 183.4 ms)
 [07/31/2022-{clock}] [I] === Performance summary ===
 [07/31/2022-{clock}] [I] Throughput: {qps} qps
 [07/31/2022-{clock}] [I] Latency: min = 196.026 ms, max = 198.59 ms, mean = {mean} ms, median = 198.062 ms, percentile(99%) = 198.59 ms
@@ -428,6 +431,8 @@ def test_each_pasted_performance_summary_is_a_run_of_its_own() -> None:
     assert list(perf["run"]) == [0, 1, 2]
     assert list(perf["throughput_qps"]) == [5560.21, 22153.6, 178359.0]
     assert list(perf["latency_mean_ms"]) == [197.778, 198.494, 197.33]
+    # Each run's trace averages come before its summary.
+    assert list(perf["trace_averages"]) == [2, 2, 2]
 
 
 def test_warnings_counted_per_form() -> None:

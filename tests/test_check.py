@@ -234,3 +234,26 @@ def test_a_run_that_ended_failed_fails_the_gate() -> None:
     failed = found[found["rule"] == "build-failed"]
     assert list(failed["message"]) == ["run 0 ended FAILED: trtexec --onnx=m.onnx"]
     assert list(failed["line"]) == [3]
+
+
+def test_a_finished_info_level_build_with_an_error_is_not_failed() -> None:
+    # TensorRT 8.6's Python API at INFO level ("Engine generation completed" is VERBOSE in 8.x):
+    # one recoverable error, and the build's memory report.
+    text = (
+        "[06/04/2024-10:01:00] [TRT] [I] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 131,"
+        " GPU 417 (MiB)\n"
+        "[06/04/2024-10:01:02] [TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1:"
+        " Cuda Runtime (out of memory)\n"
+        "[06/04/2024-10:01:09] [TRT] [I] Total Activation Memory: 1577062400\n"
+        "[06/04/2024-10:01:09] [TRT] [I] [MemUsageChange] TensorRT-managed allocation in building"
+        " engine: CPU +0, GPU +15, now: CPU 0, GPU 15 (MiB)\n"
+    )
+    log = BuildLog.from_parsed(parse_text(text))
+    assert log.summary.errors == 1
+    found = run_checks(log)
+    assert found[found["rule"] == "build-failed"].empty
+    # Without the memory the finished build reports, the error stands alone: one error.
+    unfinished = BuildLog.from_parsed(parse_text(text.rsplit("[06/04", 1)[0]))
+    failed = run_checks(unfinished)
+    message = failed[failed["rule"] == "build-failed"]["message"].iloc[0]
+    assert message.startswith("1 TensorRT error and no engine built; the first is at line 2: ")

@@ -204,6 +204,7 @@ TWO_INFO_BUILDS = """\
 [07/30/2024-23:51:47] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
 [07/30/2024-23:54:05] [TRT] [I] Total Activation Memory: 282196480
 [07/30/2024-23:54:05] [TRT] [I] Engine generation completed in 137.912 seconds.
+[07/30/2024-23:54:05] [TRT] [I] [MemUsageStats] Peak memory usage of TRT CPU/GPU memory allocators: CPU 24 MiB, GPU 444 MiB
 INFO:EngineBuilder:Serializing engine to file: /mnt/d/park/detectron2/engine_fp16.trt
 [07/31/2024-01:19:08] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
 [07/31/2024-01:23:08] [TRT] [I] Total Activation Memory: 241871872
@@ -211,12 +212,32 @@ INFO:EngineBuilder:Serializing engine to file: /mnt/d/park/detectron2/engine_fp1
 """
 
 
+# trtexec 10.16 at INFO level: one build, three backend strategies, each opening with the timing
+# cache's note and ending with "Engine generation completed" (the corpus's H100 build).
+INFO_LEVEL_STRATEGIES = """\
+[07/07/2026-02:11:00] [I] [TRT] Global timing cache in use. Profiling results in this builder pass will be stored.
+[07/07/2026-02:11:15] [I] [TRT] Engine generation completed in 15.4838 seconds.
+[07/07/2026-02:11:15] [I] [TRT] Global timing cache in use. Profiling results in this builder pass will be stored.
+[07/07/2026-02:11:23] [I] [TRT] Engine generation completed in 7.75278 seconds.
+[07/07/2026-02:11:23] [I] [TRT] Global timing cache in use. Profiling results in this builder pass will be stored.
+[07/07/2026-02:11:24] [I] [TRT] Engine generation completed in 0.43392 seconds.
+[07/07/2026-02:11:24] [I] [TRT] [MemUsageStats] Peak memory usage of TRT CPU/GPU memory allocators: CPU 6 MiB, GPU 37 MiB
+[07/07/2026-02:11:24] [I] Engine built in 24.4854 sec.
+"""
+
+
+def test_the_backend_strategies_of_an_info_level_build_are_one_build() -> None:
+    log = BuildLog.from_parsed(parse_text(INFO_LEVEL_STRATEGIES))
+    assert log.summary.builds == 1
+    assert {event.build for event in log.events} == {0}
+
+
 def test_each_info_level_build_is_its_own() -> None:
     log = BuildLog.from_parsed(parse_text(TWO_INFO_BUILDS))
     assert log.summary.builds == 2
     assert total(log.timeline, "build", 0)["seconds"] == pytest.approx(137.912)
     assert total(log.timeline, "build", 1)["seconds"] == pytest.approx(240.851)
-    assert (total(log.timeline, "build", 1)["first_line"]) == 5
+    assert (total(log.timeline, "build", 1)["first_line"]) == 6
     totals = log.memory_totals
     assert list(totals[totals["item"] == "activation"]["build"]) == [0, 1]
 

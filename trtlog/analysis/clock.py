@@ -33,7 +33,7 @@ class Clock:
         self.lines += counted
         if timestamp is None:
             return self._offset
-        self.stamped += own
+        self.stamped += own and counted
         if timestamp is self._previous:
             # A second's lines share their envelope's stamp: no time passed.
             return self._offset
@@ -55,7 +55,7 @@ class Clock:
         offset = self.offset(timestamp, own, counted)
         self.lines += (count - 1) * counted
         if timestamp is not None:
-            self.stamped += own * (count - 1)
+            self.stamped += (own and counted) * (count - 1)
         return offset
 
     @property

@@ -49,10 +49,11 @@ _ONNX_LAYER = re.compile(r"\[ONNX Layer: ([^\]]*)\]")
 
 def engine_layer_names(events: Sequence[Event]) -> list[tuple[str, Event]]:
     """The engine's layers of every build (name, the event naming it first): from the layer
-    listing, else the list of layers placed on each device (8.4-8.6 at INFO level), else the
-    profile, else memory."""
+    listing, else the profile, else memory, else the list of layers placed on each device
+    (8.2-8.6 at INFO level; printed before the build, it names a DLA subgraph's layers one by
+    one)."""
     index = indexed(events)
-    for kind in (EngineLayer, LayerPlacement, ProfileRow, LayerMemory):
+    for kind in (EngineLayer, ProfileRow, LayerMemory, LayerPlacement):
         found: dict[tuple[int | None, str], tuple[str, Event]] = {}
         naming: list[EngineLayer | LayerPlacement | ProfileRow | LayerMemory] = index.of(kind)
         for event in naming:

@@ -1,8 +1,8 @@
 """Memory: per layer, and the totals, peaks and allocator steps the log reports.
 
 ``memory`` columns: ``run``, ``build``, ``strategy`` (see ``Event``), ``layer``,
-``host_persistent``, ``device_persistent``, ``scratch`` (bytes; scratch is missing in 8.2, which
-does not print it), ``line``.
+``host_persistent``, ``device_persistent``, ``scratch`` (bytes; scratch is missing in 7.x and
+8.2, which do not print it; 7.x's per-layer weights are on the events alone), ``line``.
 
 ``memory_totals`` columns: ``run``, ``build``, ``strategy``, ``kind`` ("total": Total ... Memory
 lines; "peak": [MemUsageStats]; "change": [MemUsageChange] steps; "snapshot": [MemUsageSnapshot];

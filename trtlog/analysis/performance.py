@@ -99,6 +99,10 @@ def perf_table(events: Sequence[Event]) -> pd.DataFrame:
                 run += 1 if summarised else 0
                 summarised = True
             continue
+        if isinstance(event, TraceAverage) and summarised:
+            # That run's trace averages come before its summary.
+            run += 1
+            summarised = False
         row = runs.setdefault(run, {"run": run, "trace_averages": 0})
         averages = row["trace_averages"]
         assert isinstance(averages, int)

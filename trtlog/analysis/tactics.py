@@ -65,8 +65,10 @@ class TacticCollector:
         self._fastest_block = array("q")
         self._fastest_tactic = array("Q")
         self._combination = self._block = -1
-        # The layer the last timing runner of the current combination named.
+        # The layer the last timing runner of the current combination named, and whether a
+        # runner was chosen in it.
         self._runner_layer: str | None = None
+        self._chosen = False
         # "Computing costs for X" opens a new combination even where no "Autotuning format
         # combination" line follows (7.x); one that is followed by it does not open two.
         self._costs_pending = False
@@ -105,9 +107,11 @@ class TacticCollector:
         if type(item) is TimingRunner:
             self._open_pending()
             layer = item.layer
-            if layer is not None and self._runner_layer not in (None, layer):
-                # 5.x prints no header between layers: a runner of another layer opens its
-                # combination.
+            if layer is not None and (
+                self._combination < 0 or self._chosen or self._runner_layer not in (None, layer)
+            ):
+                # 5.x prints no header between layers: the first runner, a runner after a
+                # choice and a runner of another layer open a combination.
                 self._open_combination()
             self._runner_layer = layer
             self._block += 1
@@ -145,6 +149,7 @@ class TacticCollector:
             current.skipped_runners += (f"{item.skipped_runner} ({item.reason})",)
         elif isinstance(item, ChoseRunner):
             current.chosen += (item,)
+            self._chosen = True
 
     def _add_fastest(self, item: FastestTactic, current: Combination) -> None:
         self._note_fastest(int(item.tactic))
@@ -175,6 +180,7 @@ class TacticCollector:
         if self._tuned is not None:
             self._choices.add(self._combination, self._tuned)
         self._runner_layer = None
+        self._chosen = False
         self._combination += 1
         self._tuned = Combination()
         self._costs_pending = False

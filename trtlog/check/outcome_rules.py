@@ -6,12 +6,25 @@ from collections.abc import Iterator
 
 from trtlog.analysis import BuildLog
 from trtlog.check.rule import Finding, Rule
-from trtlog.events import Foreign, PhaseDuration, RunFooter
+from trtlog.events import (
+    Event,
+    Foreign,
+    MemUsageChange,
+    MemUsageStats,
+    PhaseDuration,
+    RunFooter,
+)
 from trtlog.parse import WARNING_OR_WORSE
 
 # The reported totals that say an engine was built: TensorRT's own, trtexec's, Polygraphy's,
 # Torch-TensorRT's.
 _BUILT = ("Engine generation", "Engine built", "Engine building", "Build TRT engine")
+# What a finished build reports at INFO level in every version ("Engine generation completed"
+# is VERBOSE in 8.x): its allocators' peak and the memory it kept.
+_BUILT_MEMORY = (
+    "Peak memory usage of TRT CPU/GPU memory allocators",
+    "TensorRT-managed allocation in building engine",
+)
 _ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 
 
@@ -44,10 +57,17 @@ class BuildFailed(Rule):
             for event in log.events
             if event.severity in _ERROR_OR_WORSE and type(event) is not Foreign
         ]
-        built = any(
-            isinstance(event, PhaseDuration) and event.phase in _BUILT for event in log.events
-        )
-        if errors and not built:
+        if errors and not any(_built(event) for event in log.events):
             first = log.summary.first_error or f"line {errors[0].line}"
-            message = f"{len(errors)} TensorRT errors and no engine built; the first is at {first}"
+            count = f"{len(errors)} TensorRT error{'s' if len(errors) > 1 else ''}"
+            message = f"{count} and no engine built; the first is at {first}"
             yield self.found(message, None, errors[0].line)
+
+
+def _built(event: Event) -> bool:
+    """Whether ``event`` says that an engine was built."""
+    if isinstance(event, PhaseDuration):
+        return event.phase in _BUILT
+    if isinstance(event, MemUsageStats | MemUsageChange):
+        return event.what.startswith(_BUILT_MEMORY)
+    return False

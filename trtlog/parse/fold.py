@@ -81,8 +81,9 @@ _ONCE_PER_BUILD = frozenset({"built", "allocation", "peak", "engine building", "
 # What the fold does with an event of a class, found once per class (``_role``): how it moves
 # the place, whether it continues an options section, which of its fields the fold sets.
 _AUTOTUNING, _LAYER_COUNT, _GRAPH, _STRATEGY, _RUN, _TIMING_CACHE, _OTHER = range(7)
-# The timing cache's note that each builder pass opens with ("Local timing cache in use.", 8.0
-# and later; 8.6's "Timing cache disabled."): at INFO level, all a build prints before its end.
+# The timing cache's note that each builder pass (a build, a 10.x backend strategy) opens with
+# ("Local timing cache in use.", 8.0 and later; 8.6's "Timing cache disabled."): at INFO level,
+# all a build prints before its end.
 _BUILD_OPENING_CACHE = frozenset({"in use", "disabled"})
 _OPTION, _SECTION, _LEGACY_HEADER, _LEGACY_STATISTIC, _NO_FIELD = range(5)
 Role = tuple[int, bool, int]
@@ -200,6 +201,17 @@ class _Place:
         if not self.open:
             self.new_build()
 
+    def builder_pass(self) -> None:
+        """The timing cache's note, which opens each builder pass: a build, or at INFO level
+        10.x's next backend strategy, where only a strategy's end closed the build before."""
+        self.content = True
+        if self.open:
+            return
+        if self.build is not None and not self.markers & _ONCE_PER_BUILD:
+            self.open = True
+            return
+        self.new_build()
+
     def layer_count(self, stage: str) -> None:
         if stage == "Original" and self.open and self.stages:
             # A second "Original:" without a strategy between: another build.
@@ -290,7 +302,7 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 legacy_metric = None
             elif action == _TIMING_CACHE and isinstance(event, TimingCache):
                 if event.action in _BUILD_OPENING_CACHE:
-                    where.building()
+                    where.builder_pass()
             else:
                 marker = _build_marker(event)
                 if marker is not None:

@@ -26,6 +26,8 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 # every place): lines naming ONNX nodes ("/backbone/layer1/conv1/Conv") have the slashes of one.
 _TIMESTAMP = re.compile(terminal_pattern("TIMESTAMP"))
 _EMBEDDED_TIMESTAMP = re.compile(f"(?<=.)(?={_TIMESTAMP.pattern})")
+# ROS 2's launch writes a node's name before each of its lines, stamp included: one line.
+_LAUNCH_PREFIX = re.compile(terminal_pattern("LAUNCH_PREFIX"))
 _SNIFF_BYTES = 8192
 
 
@@ -45,7 +47,10 @@ def clean_line(raw: bytes | str) -> list[str]:
     segments: list[str] = []
     for piece in pieces:
         if "[" in piece and _TIMESTAMP.search(piece, 1):
-            segments.extend(_EMBEDDED_TIMESTAMP.split(piece))
+            parts = _EMBEDDED_TIMESTAMP.split(piece)
+            if len(parts) > 1 and _LAUNCH_PREFIX.fullmatch(parts[0]):
+                parts[:2] = [parts[0] + parts[1]]
+            segments.extend(parts)
         else:
             segments.append(piece)
     return segments

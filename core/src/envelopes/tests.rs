@@ -262,24 +262,16 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "LAUNCH_PREFIX",
         ]
     );
-    // ROS 2's launch prefix, and the envelope after it, are the grammar's to split.
-    assert_eq!(
-        split("[component_container_mt-1] [I] [TRT] Loaded engine size: 15 MiB"),
-        Split::Grammar
-    );
-    // TensorRT-LLM's C++ runtime's rarer prefix is split by the grammar.
-    assert_eq!(
-        split("[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB"),
-        Split::Grammar
-    );
-    assert_eq!(
-        split("2021-01-07 22:13:55.902438: E tensorflow/x/trt_logger.cc:41] DefaultLogger x"),
-        Split::Grammar
-    );
-    assert_eq!(
-        split(" [W] [TRT] setDefaultDeviceType was called"),
-        Split::Grammar
-    );
+    // The rarer envelopes are the grammar's to split: ROS 2's launch prefix and the envelope
+    // after it, TensorRT-LLM's C++ runtime's, TensorFlow's, tags pasted after blanks.
+    for line in [
+        "[component_container_mt-1] [I] [TRT] Loaded engine size: 15 MiB",
+        "[TensorRT-LLM][INFO] Loaded engine size: 3404 MiB",
+        "2021-01-07 22:13:55.902438: E tensorflow/x/trt_logger.cc:41] DefaultLogger x",
+        " [W] [TRT] setDefaultDeviceType was called",
+    ] {
+        assert_eq!(split(line), Split::Grammar, "{line:?}");
+    }
     assert_eq!(split("    Layer(Convolution): conv1"), Split::NoEnvelope);
     // A bracket no start terminal goes on with has no envelope, whatever follows it.
     assert_eq!(split("[Tomato] 3 kg"), Split::NoEnvelope);
