@@ -254,6 +254,21 @@ def test_calibration_takes_the_time_it_reports() -> None:
     assert (calibration["seconds"], calibration["reported_as"]) == (6.2236, "Calibration")
 
 
+def test_another_programs_stamps_do_not_time_tensorrts_lines() -> None:
+    # Made up for the test: an application's stamped lines around TensorRT's unstamped ones.
+    text = (
+        "2024-01-01 10:00:00,000 - app - INFO - building\n"
+        "[I] [TRT] Local timing cache in use. Profiling results in this builder pass will not be"
+        " stored.\n"
+        "[I] [TRT] Total Activation Memory: 1000\n"
+        "[I] [TRT] Total Weights Memory: 2000\n"
+        "[I] [TRT] Engine generation completed in 3.5 seconds.\n"
+        "2024-01-01 10:05:00,000 - app - INFO - done\n"
+    )
+    timeline = BuildLog.from_parsed(parse_text(text)).timeline
+    assert timeline["start_s"].isna().all()
+
+
 @needs_corpus
 def test_seven_runs_of_an_info_level_log() -> None:
     timeline = timeline_of("jetson_trt7.1_trtexec_caffe_googlenet_int8_multirun.log")
