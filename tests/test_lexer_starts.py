@@ -81,3 +81,34 @@ def test_a_record_whose_first_line_ends_a_terminal_may_start() -> None:
     text = f"{banner}\nInput filename:   model.onnx"
     assert STARTS.can_start("message", text)
     assert not fails_at_first_character("message", text)
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """Where the group opening at ``start`` closes (escapes and classes skipped)."""
+    depth, index, in_class = 0, start, False
+    while index < len(pattern):
+        character = pattern[index]
+        if character == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+        elif character in "()":
+            depth += 1 if character == "(" else -1
+            if depth == 0:
+                return index + 1
+        index += 1
+    raise ValueError(f"unbalanced group in {pattern!r}")
+
+
+def test_every_lookahead_of_a_terminal_closes_it() -> None:
+    # The core widens a terminal by reading "X(?=L)" as "X(?:L)": the same text or more only
+    # where nothing follows the lookahead ("(?=[^\n]*@)[@ ]{28}" would become narrower).
+    for terminal in LARK.terminals:
+        pattern, start = terminal.pattern.to_regexp(), 0
+        while (found := pattern.find("(?=", start)) >= 0:
+            rest = pattern[_group_end(pattern, found) :]
+            assert not rest.strip(")"), (terminal.name, pattern)
+            start = found + 3
