@@ -14,7 +14,7 @@ from trtlog.events import (
     PhaseDuration,
     RunFooter,
 )
-from trtlog.parse import WARNING_OR_WORSE
+from trtlog.parse import ERROR_OR_WORSE
 
 # The reported totals that say an engine was built: TensorRT's own, trtexec's, Polygraphy's,
 # Torch-TensorRT's.
@@ -25,7 +25,6 @@ _BUILT_MEMORY = (
     "Peak memory usage of TRT CPU/GPU memory allocators",
     "TensorRT-managed allocation in building engine",
 )
-_ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 
 
 class BuildFailed(Rule):
@@ -55,7 +54,7 @@ class BuildFailed(Rule):
         errors = [
             event
             for event in log.events
-            if event.severity in _ERROR_OR_WORSE and type(event) is not Foreign
+            if event.severity in ERROR_OR_WORSE and type(event) is not Foreign
         ]
         if errors and not any(_built(event) for event in log.events):
             first = log.summary.first_error or f"line {errors[0].line}"

@@ -206,6 +206,12 @@ class TimingCache(Event):
     size_bytes: int | None = None
     path: str | None = None
 
+    @property
+    def opens_builder_pass(self) -> bool:
+        """Whether this is the note each builder pass (a build, a 10.x backend strategy) opens
+        with: "Local timing cache in use." (8.0 and later), 8.6's "Timing cache disabled."."""
+        return self.action in ("in use", "disabled")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TimingCacheHit(AutotuningEvent):

@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from trtlog.parse.envelope import WARNING_OR_WORSE
+    from trtlog.parse.envelope import ERROR_OR_WORSE, WARNING_OR_WORSE
     from trtlog.parse.log_file import parse_file
     from trtlog.parse.pipeline import (
         LineCounter,
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from trtlog.parse.summary import Summary
 
 __all__ = [
+    "ERROR_OR_WORSE",
     "WARNING_OR_WORSE",
     "LineCounter",
     "LogSourceError",
@@ -44,6 +45,7 @@ _HOMES = {
     "parse_file": "trtlog.parse.log_file",
     "ParsedLog": "trtlog.parse.result",
     "Summary": "trtlog.parse.summary",
+    "ERROR_OR_WORSE": "trtlog.parse.envelope",
     "WARNING_OR_WORSE": "trtlog.parse.envelope",
 }
 

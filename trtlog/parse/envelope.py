@@ -72,6 +72,7 @@ FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "triton", "te
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
+ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 
 
 @dataclass(frozen=True, slots=True)

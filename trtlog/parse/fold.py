@@ -81,10 +81,6 @@ _ONCE_PER_BUILD = frozenset({"built", "allocation", "peak", "engine building", "
 # What the fold does with an event of a class, found once per class (``_role``): how it moves
 # the place, whether it continues an options section, which of its fields the fold sets.
 _AUTOTUNING, _LAYER_COUNT, _GRAPH, _STRATEGY, _RUN, _TIMING_CACHE, _OTHER = range(7)
-# The timing cache's note that each builder pass (a build, a 10.x backend strategy) opens with
-# ("Local timing cache in use.", 8.0 and later; 8.6's "Timing cache disabled."): at INFO level,
-# all a build prints before its end.
-_BUILD_OPENING_CACHE = frozenset({"in use", "disabled"})
 _OPTION, _SECTION, _LEGACY_HEADER, _LEGACY_STATISTIC, _NO_FIELD = range(5)
 Role = tuple[int, bool, int]
 _ROLES: dict[type, Role] = {}
@@ -301,7 +297,8 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 where.new_run()
                 legacy_metric = None
             elif action == _TIMING_CACHE and isinstance(event, TimingCache):
-                if event.action in _BUILD_OPENING_CACHE:
+                # At INFO level the note is all a build prints before its end.
+                if event.opens_builder_pass:
                     where.builder_pass()
             else:
                 marker = _build_marker(event)

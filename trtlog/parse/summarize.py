@@ -24,7 +24,7 @@ from trtlog.events import (
 from trtlog.events.base import Event
 from trtlog.events.options import builder_precisions
 from trtlog.grammars import terminal_pattern
-from trtlog.parse.envelope import WARNING_OR_WORSE
+from trtlog.parse.envelope import ERROR_OR_WORSE
 from trtlog.parse.result import ParsedLog
 from trtlog.parse.summary import Summary
 
@@ -40,7 +40,6 @@ _PRECISION_FLAGS = (
     "--noTF32",
     "--stronglyTyped",
 )
-_ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 # A number, with its minus sign unless that joins two words ("conv-1").
 _NUMBER = re.compile(r"(?:(?<!\w)-)?\d+(?:\.\d+)?")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
@@ -103,7 +102,7 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
             continue
         if event.severity == "warning":
             warnings += 1
-        elif event.severity in _ERROR_OR_WORSE:
+        elif event.severity in ERROR_OR_WORSE:
             errors.append(event)
     footers = log.of(RunFooter)
     return Summary(

@@ -226,7 +226,7 @@ def _phase_of(event: Event, run_builds: bool) -> str | None:
         # "Local timing cache in use" (or 8.6's "Timing cache disabled") starts each build:
         # before graph optimisation in 8.6 and later, before autotuning in 8.0 to 8.5. It tells
         # the phase only where nothing else in the log has (``placement``).
-        return UNLOGGED_BUILD if event.action in ("in use", "disabled") else None
+        return UNLOGGED_BUILD if event.opens_builder_pass else None
     if isinstance(event, (ProfileHeader, ProfileColumns, ProfileRow)):
         return "profiling"
     if event.family in ("engine", "memory") and not run_builds:
