@@ -242,6 +242,16 @@ def test_each_info_level_build_is_its_own() -> None:
     assert list(totals[totals["item"] == "activation"]["build"]) == [0, 1]
 
 
+def test_a_layers_tuning_ends_with_its_builds_autotuning() -> None:
+    # Three builds a minute apart: build 0 tunes its one layer at 10:01:01 (lines 25-31) and
+    # selects reformats on line 32; build 1 tunes the same layer at 10:02:01.
+    log = BuildLog.from_parsed(parse_file(SAMPLES / "python_api_8.6_three_builds.log"))
+    timeline = log.timeline
+    layers = timeline[timeline["level"] == "layer"].set_index("build")
+    assert 1.0 <= layers.loc[0, "start_s"] < layers.loc[0, "end_s"] < 2.0
+    assert 61.0 <= layers.loc[1, "start_s"] < layers.loc[1, "end_s"] < 62.0
+
+
 def test_calibration_takes_the_time_it_reports() -> None:
     # An INT8 build calibrating (Python API, 8.6): TensorRT reports more time than the stamps span.
     text = """\

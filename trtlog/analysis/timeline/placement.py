@@ -303,7 +303,7 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
             # 8.6+: "<layer> (<runner>) profiling completed in <s> seconds", once per runner.
             add_reported(layer.reported, "profiling completed in", event.profiling_seconds)
     elif tuning and phase != "autotuning":
-        close(run.layers, offset)
+        close(run.layers, offset, final=True)
 
 
 def _extend(run: Run, tuning: bool, end_line: int, offset: float) -> None:

@@ -76,6 +76,9 @@ class Span:
     end: float
     reported: dict[str, float] = field(default_factory=dict)
     tactics: int = 0
+    # A layer's tuning ends where its phase does, not where the next layer's tuning (perhaps in
+    # the next build) begins.
+    closed: bool = False
 
     def key(self) -> tuple[int | None, str, str | None]:
         return self.build, self.phase, self.layer
@@ -111,7 +114,13 @@ class Run:
         tactic in it."""
         last = spans[-1] if spans else None
         # Field by field: a tuple made per tuning line to compare keys cost more.
-        if last is None or last.layer != key[2] or last.phase != key[1] or last.build != key[0]:
+        if (
+            last is None
+            or last.closed
+            or last.layer != key[2]
+            or last.phase != key[1]
+            or last.build != key[0]
+        ):
             start = offset if started is None or last is None else max(started, last.end)
             close(spans, start)
             last = Span(*key, line, end_line, start, offset)
@@ -121,10 +130,12 @@ class Run:
         return last
 
 
-def close(spans: list[Span], offset: float) -> None:
-    """A span lasts until the next one starts."""
-    if spans:
+def close(spans: list[Span], offset: float, final: bool = False) -> None:
+    """A span lasts until the next one starts; ``final``: it ends at ``offset`` (the phase it
+    belongs to ended), whatever starts next."""
+    if spans and not spans[-1].closed:
         spans[-1].end = max(spans[-1].end, offset)
+        spans[-1].closed = final
 
 
 def add_reported(reported: dict[str, float], name: str, seconds: float) -> None:
