@@ -43,6 +43,14 @@ class OnnxRules(RecordTransformer):
         fields = node_io_fields(str(node), str(op), str(direction), text(rest))
         return OnnxImporterTrace(**self.fields(), **fields)
 
+    def onnx_node_output(self, tensor: Token, op: Token, dims: Token | None) -> OnnxImporterTrace:
+        return OnnxImporterTrace(
+            **self.fields(),
+            step="node outputs",
+            subject=f"{tensor} [{op}]",
+            detail=f"({text(dims) or ''})",
+        )
+
     def onnx_importer_note(self, note: Token, rest: Token | None) -> OnnxImporterTrace:
         return OnnxImporterTrace(**self.fields(), step="note", subject=str(note), detail=text(rest))
 
