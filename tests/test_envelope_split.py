@@ -194,11 +194,11 @@ def test_a_triton_stamp_ends_at_its_second_blank() -> None:
     # day after the level letter and the time of day, whatever follows.
     absl = "W0725 16:43:50.537823 139848660895552 file.py:280] x"
     padded = "I0511 01:22:37.728144    12 logging.cc:52] Using cublasLt"
-    for line, stamp, severity, producer in [
-        (absl, datetime(1900, 7, 25, 16, 43, 50, 537823), "warning", "triton"),
-        (padded, datetime(1900, 5, 11, 1, 22, 37, 728144), "info", "trt"),
+    for line, stamp, severity, style, producer in [
+        (absl, datetime(1900, 7, 25, 16, 43, 50, 537823), "warning", "glog", "glog"),
+        (padded, datetime(1900, 5, 11, 1, 22, 37, 728144), "info", "triton", "trt"),
     ]:
         envelope, _ = split_envelope(line)
-        assert (envelope.style, envelope.timestamp) == ("triton", stamp)
+        assert (envelope.style, envelope.timestamp) == (style, stamp)
         assert (envelope.severity, envelope.producer) == (severity, producer)
         assert envelope_splitter().split(line) == split_envelope(line)

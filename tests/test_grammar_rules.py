@@ -396,7 +396,7 @@ def test_a_triton_log_keeps_tritons_own_lines_apart() -> None:
         log = parse_text(text, fast=fast)
         assert (log.counts.recognized, log.counts.foreign, log.counts.unrecognized) == (2, 1, 0)
         assert [(type(e).__name__, e.producer, e.line) for e in log.events] == [
-            ("Foreign", "triton", 1),
+            ("Foreign", "glog", 1),
             ("MemUsageChange", "trt", 2),
             ("MemoryAllocation", "trt", 3),
         ]

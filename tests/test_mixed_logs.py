@@ -224,6 +224,43 @@ def test_tf_trt_relays_tensorrts_errors(fast: bool) -> None:
     assert summary.first_error.startswith("line 1: ")
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_tf_trt_built_as_a_dependency_relays_tensorrts_errors(fast: bool) -> None:
+    # TensorFlow Serving and other programs build TensorFlow under "external/org_tensorflow/"
+    # (Adlik issue 497, TensorFlow 2.x with TensorRT 7.2).
+    text = TF_TRT.replace(" tensorflow/", " external/org_tensorflow/tensorflow/")
+    log = parse_text(text, fast=fast)
+    assert [type(event) for event in log.events] == [Diagnostic, Foreign, Foreign]
+    summary = summarize(log)
+    assert (summary.log_style, summary.errors, summary.foreign) == ("tf-trt", 1, 2)
+
+
+# Paddle Inference relaying TensorRT 8.0's messages through glog from its logger's file, beside
+# its own glog lines (PaddleOCR issue 6737, Paddle issue 28505).
+PADDLE = """\
+I1110 10:23:48.005442 17962 engine.cc:83] Run Paddle-TRT FP16 mode
+W0628 12:15:05.175945  2834 helper.h:107] TensorRT was linked against cuDNN 8.2.1 but loaded cuDNN 8.1.1
+E0628 12:15:08.423333  2940 helper.h:111] 10: [optimizer.cpp::computeCosts::1855] Error Code 10: Internal Error (Could not find any implementation for node pool2d (Output: pool2d_1.tmp_0188).)
+I1110 10:24:08.889302 17962 tensorrt_subgraph_pass.cc:115] ---  detect a sub-graph with 4 nodes
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_paddle_inference_relays_tensorrts_messages(fast: bool) -> None:
+    log = parse_text(PADDLE, fast=fast)
+    assert [(type(event), event.producer) for event in log.events] == [
+        (Foreign, "glog"),
+        (Diagnostic, "trt"),
+        (Diagnostic, "trt"),
+        (Foreign, "glog"),
+    ]
+    error = log.events[2]
+    assert (error.severity, error.error_code, error.category) == ("error", 10, "Internal Error")
+    summary = summarize(log)
+    # Paddle's own lines outnumber TensorRT's: the style is that of TensorRT's.
+    assert (summary.log_style, summary.warnings, summary.errors) == ("paddle-inference", 1, 1)
+
+
 def test_a_plugins_logger_with_tensorflows_prefix_is_not_tensorflow() -> None:
     # A custom plugin's own logger prints the same prefix for its source file (TensorRT 8.5).
     line = "2024-06-22 20:52:41.518511: I identity.cpp:161] enqueue hello"

@@ -37,7 +37,11 @@ pub enum Style {
     IsoStamped,
     Onnxruntime,
     OnnxruntimeRelayed,
+    /// glog's prefix (`TRITON_PREFIX`), as `split` finds it; `fields` tells by its source file
+    /// which logger wrote it: Triton's TensorRT backend's, Paddle Inference's, or neither.
     Triton,
+    Paddle,
+    Glog,
     TorchTensorrt,
     PythonLogging,
 }
@@ -56,6 +60,8 @@ impl Style {
             Style::Onnxruntime => "onnxruntime",
             Style::OnnxruntimeRelayed => "onnxruntime-relayed",
             Style::Triton => "triton",
+            Style::Paddle => "paddle",
+            Style::Glog => "glog",
             Style::TorchTensorrt => "torch-tensorrt",
             Style::PythonLogging => "python-logging",
         }
@@ -85,6 +91,8 @@ pub struct Fields<'a> {
 
 /// The source file of the logger that Triton's TensorRT backend hands TensorRT.
 const TRITON_TENSORRT_LOGGER: &str = "logging.cc";
+/// The source file of Paddle Inference's logger of TensorRT (paddle/fluid/inference/tensorrt).
+const PADDLE_TENSORRT_LOGGER: &str = "helper.h";
 
 /// Per style, its pattern: the grammar's terminals in a row, each a group.
 struct Patterns {

@@ -68,7 +68,7 @@ UNDATED = date(1900, 1, 1)
 # TensorRT-Edge-LLM's own messages (which name their source file where TensorRT's say
 # "[TensorRT]"), ONNX Runtime's (no stamp of TensorRT's logger after its prefix), Triton's and
 # TensorFlow's (written from another source file than their logger of TensorRT).
-FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "triton", "tensorflow"})
+FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "glog", "tensorflow"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
 RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
@@ -177,20 +177,25 @@ def onnxruntime_envelope(prefix: str, relayed: str | None) -> Envelope:
     return Envelope("onnxruntime", timestamp, iso_stamped_envelope(relayed).severity, "trt")
 
 
-# The source file of the logger that Triton's TensorRT backend hands TensorRT.
-TRITON_TENSORRT_LOGGER = "logging.cc"
+# The source files of the loggers of TensorRT that print glog's prefix, and the envelope style of
+# their lines: Triton's TensorRT backend's, and Paddle Inference's (paddle/fluid/inference/
+# tensorrt/helper.h: VERBOSE and INFO as glog's I, WARNING and ERROR as W and E).
+GLOG_TENSORRT_LOGGERS = {"logging.cc": "triton", "helper.h": "paddle"}
 
 
 def triton_envelope(prefix: str) -> Envelope:
-    """Triton's ``I0511 01:22:37.728144 1 logging.cc:52] ``: TensorRT's message when its
-    TensorRT backend's logger wrote it, Triton's own otherwise. The stamp has no year: it is
-    dated in ``UNDATED``'s year (29 February, which that year lacks, leaves it without one)."""
+    """glog's ``I0511 01:22:37.728144 1 logging.cc:52] ``: TensorRT's message when Triton's
+    TensorRT backend's logger (or Paddle Inference's) wrote it, the program's own otherwise.
+    The stamp has no year: it is dated in ``UNDATED``'s year (29 February, which that year
+    lacks, leaves it without one)."""
     # glog's pieces, a blank after each: the level letter with the day, the time of day (the
     # two are the stamp), the thread, the source file and line.
     day, time, _thread, source = prefix.split(maxsplit=3)
-    producer = "trt" if source.partition(":")[0] == TRITON_TENSORRT_LOGGER else "triton"
+    logger_style = GLOG_TENSORRT_LOGGERS.get(source.partition(":")[0])
     stamp = parse_triton_stamp(f"{day[1:]} {time}")
-    return Envelope("triton", stamp, LEVELS[prefix[0]], producer)
+    if logger_style is None:
+        return Envelope("glog", stamp, LEVELS[prefix[0]], "glog")
+    return Envelope(logger_style, stamp, LEVELS[prefix[0]], "trt")
 
 
 # The source file of TF-TRT's logger of TensorRT.

@@ -37,6 +37,8 @@ _STYLES: dict[str, tuple[str, StampReader | None, Mapping[str, str]]] = {
     "onnxruntime": ("onnxruntime", parse_iso_stamp, LEVELS),
     "onnxruntime-relayed": ("onnxruntime", parse_iso_stamp, RELAYED_LEVELS),
     "triton": ("triton", parse_triton_stamp, LEVELS),
+    "paddle": ("paddle", parse_triton_stamp, LEVELS),
+    "glog": ("glog", parse_triton_stamp, LEVELS),
     "torch-tensorrt": ("torch-tensorrt", None, LEVELS),
     "python-logging": ("python-logging", None, LEVELS),
 }

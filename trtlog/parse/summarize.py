@@ -79,6 +79,8 @@ _STYLE_NAMES = {
     "onnx-tensorrt": "onnx-tensorrt",
     "onnxruntime": "onnxruntime",
     "triton": "triton",
+    "paddle": "paddle-inference",
+    "glog": "glog",
     "tensorrt-llm-runtime": "tensorrt-llm",
     "tensorflow": "tf-trt",
     "none": "bare",
@@ -153,7 +155,14 @@ def _log_style(log: ParsedLog) -> str:
         return "polygraphy"
     if any(event.producer == "trtllm" for event in log.events):
         return "tensorrt-llm"
-    styles = {style: n for style, n in log.counts.envelope_styles.items() if style != "none"}
+    # The style of TensorRT's own lines, where there are any: a program relaying a few of them
+    # (Paddle Inference, Triton) prints many more lines of its own in the same prefix.
+    styles: Counter[str] = Counter()
+    for _first, _last, style, records in log.counts.style_spans:
+        styles[style] += records
+    if not styles:
+        styles.update(log.counts.envelope_styles)
+        del styles["none"]
     if not styles:
         return "bare"
     return _STYLE_NAMES.get(max(styles, key=styles.__getitem__), "bare")

@@ -2,7 +2,9 @@
 
 use regex::Regex;
 
-use super::{patterns, split, Fields, Split, Style, TRITON_TENSORRT_LOGGER};
+use super::{
+    patterns, split, Fields, Split, Style, PADDLE_TENSORRT_LOGGER, TRITON_TENSORRT_LOGGER,
+};
 
 /// The pieces of the envelope `prefix` is (a prefix `split` found, and nothing after it).
 pub fn fields(prefix: &str) -> Option<Fields<'_>> {
@@ -22,6 +24,7 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
         Some(tag) if tag.contains("LLM") => "trtllm",
         Some(_) => "trt",
     };
+    let mut style = style;
     let (stamp, level, producer) = match style {
         Style::Trtexec | Style::PythonApi => {
             let trtexec = style == Style::Trtexec;
@@ -86,13 +89,21 @@ pub fn fields(prefix: &str) -> Option<Fields<'_>> {
             let (time, rest) = rest.split_once(' ')?;
             let stamp = &prefix[1..day.len() + 1 + time.len()];
             let source = rest.split_whitespace().nth(1)?.split(':').next()?;
-            let producer = if source == TRITON_TENSORRT_LOGGER {
-                "trt"
-            } else {
-                "triton"
+            let producer = match source {
+                TRITON_TENSORRT_LOGGER => "trt",
+                PADDLE_TENSORRT_LOGGER => {
+                    style = Style::Paddle;
+                    "trt"
+                }
+                _ => {
+                    style = Style::Glog;
+                    "glog"
+                }
             };
             (Some(stamp), Some(&prefix[..1]), producer)
         }
+        // `split` finds every glog prefix as Triton's.
+        Style::Paddle | Style::Glog => return None,
         Style::Deepstream => (None, prefix.split(':').next(), "trt"),
         Style::TorchTensorrt => {
             let relayed = prefix.contains("Conversion Context");
