@@ -257,3 +257,48 @@ def test_a_finished_info_level_build_with_an_error_is_not_failed() -> None:
     failed = run_checks(unfinished)
     message = failed[failed["rule"] == "build-failed"]["message"].iloc[0]
     assert message.startswith("1 TensorRT error and no engine built; the first is at line 2: ")
+
+
+def test_errors_tensorrt_goes_on_from_do_not_fail_the_gate() -> None:
+    # Lines of public logs: TensorRT 8.6 skipping tactics it could not allocate for (the
+    # allocator's error, then the skip), and tensorrtx's builder destroyed after the engine was
+    # saved (an application logging at WARNING level: no line says the build finished).
+    text = (
+        "[E] 9: Skipping tactic0x0000000000000000 due to exception [::0] autotuning: User"
+        " allocator error allocating 34360788477-byte buffer\n"
+        "[E] 1: [defaultAllocator.cpp::nvinfer1::internal::DefaultAllocator::allocate::20] Error"
+        " Code 1: Cuda Runtime (out of memory)\n"
+        "[W] UNSUPPORTED_STATESkipping tactic 0 due to insufficient memory on requested size of"
+        " 9261154304 detected for tactic 0x0000000000000000.\n"
+        "[04/26/2023-13:51:10] [E] [TRT] 3: [builder.cpp::~Builder::307] Error Code 3: API Usage"
+        " Error (Parameter check failed at: optimizer/api/builder.cpp::~Builder::307, condition:"
+        " mObjectCounter.use_count() == 1. Destroying a builder object before destroying objects"
+        " it created leads to undefined behavior.)\n"
+    )
+    log = BuildLog.from_parsed(parse_text(text))
+    assert log.summary.errors == 3
+    found = run_checks(log)
+    assert found[found["rule"] == "build-failed"].empty
+    # An error TensorRT did not go on from still fails it.
+    fatal = (
+        "[E] [TRT] 10: [optimizer.cpp::computeCosts::2011] Error Code 10: Internal Error (Could"
+        " not find any implementation for node pool2d.)\n"
+    )
+    found = run_checks(BuildLog.from_parsed(parse_text(text + fatal)))
+    (message,) = found[found["rule"] == "build-failed"]["message"]
+    assert message.startswith("1 TensorRT error and no engine built; the first is at line 5: 10:")
+
+
+def test_an_engine_the_runtime_refused_is_not_called_a_failed_build() -> None:
+    # TensorRT 8.2 on a Jetson Nano refusing an engine serialized by another release.
+    text = (
+        "[02/12/2022-23:52:06] [E] [TRT] 1: [stdArchiveReader.cpp::StdArchiveReader::34] Error"
+        " Code 1: Serialization (Serialization assertion safeVersionRead =="
+        " safeSerializationVersion failed.Version tag does not match. Note: Current Version: 43,"
+        " Serialized Engine Version: 97)\n"
+        "[02/12/2022-23:52:06] [E] [TRT] 4: [runtime.cpp::deserializeCudaEngine::76] Error Code"
+        " 4: Internal Error (Engine deserialization failed.)\n"
+    )
+    found = run_checks(BuildLog.from_parsed(parse_text(text)))
+    (message,) = found[found["rule"] == "build-failed"]["message"]
+    assert message.startswith("2 TensorRT errors loading an engine (none was built); the first")

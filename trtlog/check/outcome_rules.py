@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from trtlog.analysis import BuildLog
 from trtlog.check.rule import Finding, Rule
 from trtlog.events import (
+    Diagnostic,
     Event,
     Foreign,
     MemUsageChange,
     MemUsageStats,
     PhaseDuration,
     RunFooter,
+    TacticSkipped,
 )
 from trtlog.parse import ERROR_OR_WORSE
 
@@ -50,17 +52,55 @@ class BuildFailed(Rule):
         if footers:
             return
         # No closing banner (the Python API, a log cut short): the errors of a log whose
-        # builds never finished.
+        # builds never finished, but those TensorRT went on from.
+        events = log.events
         errors = [
-            event
-            for event in log.events
+            (position, event)
+            for position, event in enumerate(events)
             if event.severity in ERROR_OR_WORSE and type(event) is not Foreign
         ]
-        if errors and not any(_built(event) for event in log.events):
-            first = log.summary.first_error or f"line {errors[0].line}"
+        last_skip = max(
+            (at for at, event in enumerate(events) if _skipped_tactic(event)), default=-1
+        )
+        errors = [(at, error) for at, error in errors if not _recovered(error, at < last_skip)]
+        if errors and not any(_built(event) for event in events):
+            first_error = errors[0][1]
+            first = _described(first_error)
             count = f"{len(errors)} TensorRT error{'s' if len(errors) > 1 else ''}"
-            message = f"{count} and no engine built; the first is at {first}"
-            yield self.found(message, None, errors[0].line)
+            if log.summary.builds == 0 and all(_loading(error) for _, error in errors):
+                message = f"{count} loading an engine (none was built); the first is at {first}"
+            else:
+                message = f"{count} and no engine built; the first is at {first}"
+            yield self.found(message, None, first_error.line)
+
+
+def _recovered(error: Event, tactic_skipped_after: bool) -> bool:
+    """Whether TensorRT went on from ``error``: a tactic it skipped for an exception (8.x-10.x
+    print "9: Skipping tactic 0x... due to exception ..." as an error), an allocation that
+    failed while timing a tactic it then skipped, or an object destroyed after the build
+    ("[builder.cpp::~Builder::307] Error Code 3: API Usage Error (...)")."""
+    text = getattr(error, "text", "")
+    if _skipped_tactic(error) or "::~" in text:
+        return True
+    out_of_memory = isinstance(error, Diagnostic) and error.detail == "out of memory"
+    return out_of_memory and tactic_skipped_after
+
+
+def _skipped_tactic(event: Event) -> bool:
+    return isinstance(event, TacticSkipped) or "Skipping tactic" in getattr(event, "text", "")
+
+
+def _loading(error: Event) -> bool:
+    """Whether ``error`` is the runtime's refusal of an engine: its serialization check (an
+    engine built by another TensorRT release) or its deserialization."""
+    if isinstance(error, Diagnostic) and error.category == "Serialization":
+        return True
+    return "deserializ" in getattr(error, "text", "").lower()
+
+
+def _described(error: Event) -> str:
+    text = getattr(error, "text", None)
+    return f"line {error.line}: {text if isinstance(text, str) else error.kind()}"
 
 
 def _built(event: Event) -> bool:
