@@ -287,3 +287,50 @@ def test_tensorrts_lines_pasted_after_blanks_are_its_own(fast: bool) -> None:
     assert [(event.line, event.end_line) for event in log.events] == [(1, 2), (3, 3)]
     assert [event.severity for event in log.events] == ["error", "error"]
     assert summarize(log).errors == 2
+
+
+def _prefixed(prefix: str, fast: bool) -> tuple[BuildLog, BuildLog]:
+    from tests.conftest import SAMPLES
+
+    text = (SAMPLES / "trtexec_8.x_build.log").read_text()
+    prefixed = "".join(prefix + line for line in text.splitlines(keepends=True))
+    plain = BuildLog.from_parsed(parse_text(text, fast=fast))
+    return plain, BuildLog.from_parsed(parse_text(prefixed, fast=fast))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "2025-03-01T10:00:00.1234567Z ",  # GitHub Actions' raw log
+        "2026-08-30T03:51:41.123456789Z ",  # docker logs -t, kubectl logs --timestamps
+        "2023-03-23 16:02:43.906237724  ",  # s6-overlay
+    ],
+)
+def test_a_wrappers_stamp_before_every_line_hides_nothing(fast: bool, prefix: str) -> None:
+    plain, prefixed = _prefixed(prefix, fast)
+    assert plain.summary.outcome == "PASSED" and len(plain.layers) == 6
+    for field in (
+        "tensorrt_version",
+        "precision",
+        "runs",
+        "builds",
+        "outcome",
+        "warnings",
+        "build_seconds",
+        "recognized",
+        "unrecognized",
+        "foreign",
+    ):
+        assert getattr(prefixed.summary, field) == getattr(plain.summary, field), field
+    # The engine's layers, bare lines under their record, are read too.
+    assert prefixed.layers["name"].tolist() == plain.layers["name"].tolist()
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_run_banner_after_any_prefix_is_read(fast: bool) -> None:
+    # A wrapper script's own stamp before each line (a trtexec build run by a training repo's
+    # script): the run's banners and enveloped lines are read; its bare lines are not.
+    plain, prefixed = _prefixed("2023-12-04_08:50:03#", fast)
+    for field in ("tensorrt_version", "precision", "runs", "builds", "outcome", "warnings"):
+        assert getattr(prefixed.summary, field) == getattr(plain.summary, field), field

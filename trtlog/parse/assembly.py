@@ -72,7 +72,9 @@ def assemble_records(
         split = splitter.split(text) if splitter is not None else None
         envelope, body = split if split is not None else split_envelope(text)
         if envelope is NO_ENVELOPE and pending is not None and pending.envelope is not NO_ENVELOPE:
-            pending.continuation.append((number, text))
+            # The body: a bare line after a wrapper's prefix (a CI runner's stamp) is the same
+            # bare line without it.
+            pending.continuation.append((number, body))
             continue
         if pending is not None:
             yield pending

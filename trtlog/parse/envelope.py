@@ -323,7 +323,7 @@ class EnvelopeTransformer(Transformer):
     def python_logging_stamped_envelope(self, prefix: Token) -> Envelope:
         return python_logging_stamped_envelope(str(prefix))
 
-    def launched_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
+    def wrapped_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
         return envelope or NO_ENVELOPE
 
     def jetson_envelope(self, tag: Token) -> Envelope:

@@ -44,7 +44,8 @@ from trtlog.events.run import RunHeader
 from trtlog.parse.items import Item, LineBlock
 from trtlog.parse.tuning_context import AutotuningContext
 
-_SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader)
+# Another program's line (the prefix a CI runner writes before each line) ends no section.
+_SECTION_CONTINUES = (OptionLine, DeviceProperty, EmptyMessage, SectionHeader, Foreign)
 _set_field = object.__setattr__
 # The place fields the fold sets, each through its slot's descriptor (``tuning_context``).
 _Setter = Callable[[Any, Any], None]

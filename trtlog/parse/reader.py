@@ -26,8 +26,14 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\
 # every place): lines naming ONNX nodes ("/backbone/layer1/conv1/Conv") have the slashes of one.
 _TIMESTAMP = re.compile(terminal_pattern("TIMESTAMP"))
 _EMBEDDED_TIMESTAMP = re.compile(f"(?<=.)(?={_TIMESTAMP.pattern})")
-# ROS 2's launch writes a node's name before each of its lines, stamp included: one line.
-_LAUNCH_PREFIX = re.compile(terminal_pattern("LAUNCH_PREFIX"))
+# A run's opening or closing banner after a prefix that a CI runner or a wrapper writes before
+# every line ("2025-03-01T10:00:00.1234567Z &&&& RUNNING ...", "2023-12-04_08:50:03#&&&& PASSED
+# ..."): the banner is a record of its own, as a timestamp after such a prefix starts one.
+# (run.lark's run_header and run_footer, RUN_STATUS's words.)
+_EMBEDDED_BANNER = re.compile("(?<=.)(?=&&&& (?:RUNNING|PASSED|FAILED|WAIVED) )")
+# ROS 2's launch writes a node's name before each of its lines, and CI runners their stamp: the
+# wrapper and the record after it are one line (the envelope grammar's wrapped_envelope).
+_WRAPPER = re.compile(f"{terminal_pattern('LAUNCH_PREFIX')}|{terminal_pattern('WRAPPER_STAMP')}")
 _SNIFF_BYTES = 8192
 
 
@@ -48,11 +54,14 @@ def clean_line(raw: bytes | str) -> list[str]:
     for piece in pieces:
         if "[" in piece and _TIMESTAMP.search(piece, 1):
             parts = _EMBEDDED_TIMESTAMP.split(piece)
-            if len(parts) > 1 and _LAUNCH_PREFIX.fullmatch(parts[0]):
-                parts[:2] = [parts[0] + parts[1]]
-            segments.extend(parts)
+        elif "&&&& " in piece and _EMBEDDED_BANNER.search(piece):
+            parts = _EMBEDDED_BANNER.split(piece, maxsplit=1)
         else:
             segments.append(piece)
+            continue
+        if len(parts) > 1 and _WRAPPER.fullmatch(parts[0]):
+            parts[:2] = [parts[0] + parts[1]]
+        segments.extend(parts)
     return segments
 
 
@@ -74,7 +83,7 @@ def numbered_segments(
         if text.endswith("\n"):
             text = text[:-1]
         # Most lines are one clean segment; the rest go through clean_line.
-        if "\r" in text or "\x1b" in text or may_embed_timestamp(text):
+        if "\r" in text or "\x1b" in text or may_embed_timestamp(text) or "&&&& " in text[1:]:
             segments = clean_line(text)
             if split is not None and len(segments) > 1:
                 split.add(number)

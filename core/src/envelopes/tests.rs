@@ -264,6 +264,7 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "TRTLLM_RUNTIME_PREFIX",
             "TENSORFLOW_PREFIX",
             "LAUNCH_PREFIX",
+            "WRAPPER_STAMP",
         ]
     );
     // The rarer envelopes are the grammar's to split: ROS 2's launch prefix and the envelope
