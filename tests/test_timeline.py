@@ -514,3 +514,40 @@ def test_a_progress_monitors_bars_mark_the_steps_they_start() -> None:
     # Each bar that starts (0 done) opens its step; redraws and bars that move open none.
     assert list(phases["phase"]) == ["network construction", "graph optimisation", "autotuning"]
     assert list(phases["first_line"]) == [4, 8, 12]
+
+
+# An exporter building at INFO level (TensorRT 8.6.1's Python API), then loading the engine to
+# validate it, then building again a quarter of an hour later in another process (lines of a
+# public ultralytics log).
+EXPORT_VALIDATE_EXPORT = """\
+[02/06/2024-13:53:47] [TRT] [I] [MemUsageChange] Init CUDA: CPU +202, GPU +0, now: CPU 3454, GPU 1793 (MiB)
+[02/06/2024-13:53:51] [TRT] [I] Graph optimization time: 0.0138035 seconds.
+[02/06/2024-13:53:51] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[02/06/2024-13:55:10] [TRT] [I] Detected 1 inputs and 3 output network tensors.
+[02/06/2024-13:55:10] [TRT] [I] Total Activation Memory: 35635200
+[02/06/2024-13:55:10] [TRT] [I] [MemUsageChange] TensorRT-managed allocation in building engine: CPU +6, GPU +58, now: CPU 6, GPU 58 (MiB)
+TensorRT: export success 83.7s, saved as 'yolov8s.engine' (61.5 MB)
+[02/06/2024-13:56:08] [TRT] [I] Loaded engine size: 61 MiB
+[02/06/2024-13:56:08] [TRT] [I] [MemUsageChange] TensorRT-managed allocation in engine deserialization: CPU +0, GPU +57, now: CPU 0, GPU 57 (MiB)
+[02/06/2024-14:10:45] [TRT] [I] [MemUsageChange] Init CUDA: CPU +202, GPU +0, now: CPU 3454, GPU 1793 (MiB)
+[02/06/2024-14:10:49] [TRT] [I] Graph optimization time: 0.0201429 seconds.
+[02/06/2024-14:10:49] [TRT] [I] Local timing cache in use. Profiling results in this builder pass will not be stored.
+[02/06/2024-14:14:00] [TRT] [I] Total Activation Memory: 17817600
+[02/06/2024-14:14:00] [TRT] [I] [MemUsageChange] TensorRT-managed allocation in building engine: CPU +21, GPU +22, now: CPU 21, GPU 22 (MiB)
+"""
+
+
+def test_a_build_ends_where_it_says_it_did() -> None:
+    timeline = BuildLog.from_parsed(parse_text(EXPORT_VALIDATE_EXPORT)).timeline
+    # 13:53:51 to 13:55:10 and 14:10:49 to 14:14:00; the engine's load and the wait for the
+    # next command are not the first build's.
+    assert total(timeline, "build", 0)["seconds"] == pytest.approx(79, abs=1)
+    assert total(timeline, "build", 1)["seconds"] == pytest.approx(191, abs=1)
+    assert total(timeline, "build", 0)["last_line"] == 6
+    load = phase(timeline, "engine load")
+    assert pd.isna(load["build"]) and load["first_line"] == 8
+    second_process = phase(timeline, "initialisation", nth=1)
+    assert pd.isna(second_process["build"]) and second_process["first_line"] == 10
+    # The builder's unlogged steps after its reported graph optimisation: nearly all of it.
+    unlogged = phase(timeline, "build steps not logged", build=0)
+    assert unlogged["first_line"] == 3 and unlogged["seconds"] == pytest.approx(79, abs=1)

@@ -6,27 +6,8 @@ from collections.abc import Iterator
 
 from trtlog.analysis import BuildLog
 from trtlog.check.rule import Finding, Rule
-from trtlog.events import (
-    Diagnostic,
-    Event,
-    Foreign,
-    MemUsageChange,
-    MemUsageStats,
-    PhaseDuration,
-    RunFooter,
-    TacticSkipped,
-)
-from trtlog.parse import ERROR_OR_WORSE
-
-# The reported totals that say an engine was built: TensorRT's own, trtexec's, Polygraphy's,
-# Torch-TensorRT's.
-_BUILT = ("Engine generation", "Engine built", "Engine building", "Build TRT engine")
-# What a finished build reports at INFO level in every version ("Engine generation completed"
-# is VERBOSE in 8.x): its allocators' peak and the memory it kept.
-_BUILT_MEMORY = (
-    "Peak memory usage of TRT CPU/GPU memory allocators",
-    "TensorRT-managed allocation in building engine",
-)
+from trtlog.events import Diagnostic, Event, Foreign, RunFooter, TacticSkipped
+from trtlog.parse import ERROR_OR_WORSE, build_marker
 
 
 class BuildFailed(Rule):
@@ -104,9 +85,9 @@ def _described(error: Event) -> str:
 
 
 def _built(event: Event) -> bool:
-    """Whether ``event`` says that an engine was built."""
-    if isinstance(event, PhaseDuration):
-        return event.phase in _BUILT
-    if isinstance(event, MemUsageStats | MemUsageChange):
-        return event.what.startswith(_BUILT_MEMORY)
-    return False
+    """Whether ``event`` says that an engine was built: a reported total of TensorRT's,
+    trtexec's, Polygraphy's or Torch-TensorRT's, or what a finished build reports at INFO level
+    in every version ("Engine generation completed" is VERBOSE in 8.x): its allocators' peak
+    and the memory it kept."""
+    marker = build_marker(event)
+    return marker is not None and marker[0] != "detected"

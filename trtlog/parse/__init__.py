@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from trtlog.parse.envelope import ERROR_OR_WORSE, WARNING_OR_WORSE
+    from trtlog.parse.fold import build_marker
     from trtlog.parse.log_file import parse_file
     from trtlog.parse.pipeline import (
         LineCounter,
@@ -33,6 +34,7 @@ __all__ = [
     "ParsedLog",
     "StreamItems",
     "Summary",
+    "build_marker",
     "iter_events",
     "iter_items",
     "parse_file",
@@ -47,6 +49,7 @@ _HOMES = {
     "Summary": "trtlog.parse.summary",
     "ERROR_OR_WORSE": "trtlog.parse.envelope",
     "WARNING_OR_WORSE": "trtlog.parse.envelope",
+    "build_marker": "trtlog.parse.fold",
 }
 
 

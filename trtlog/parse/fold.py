@@ -115,8 +115,11 @@ def _role(kind: type) -> Role:
     return role
 
 
-def _build_marker(event: Event) -> tuple[str, bool] | None:
-    """The kind of build marker ``event`` is, and whether it ends the build (or strategy)."""
+def build_marker(event: Event) -> tuple[str, bool] | None:
+    """The kind of build marker ``event`` is, and whether it ends the build (or strategy):
+    "generation", "built", "engine building", "torch" and "allocation" end it; "peak" (the
+    allocators' peak, printed once the engine is built) and "detected" (its network tensors,
+    printed once tuning is done) do not."""
     kind = type(event)
     if kind is PhaseDuration:
         phase = event.phase  # type: ignore[attr-defined]
@@ -302,7 +305,7 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 if event.opens_builder_pass:
                     where.builder_pass()
             else:
-                marker = _build_marker(event)
+                marker = build_marker(event)
                 if marker is not None:
                     where.marker(*marker)
             if action == _STRATEGY and isinstance(event, BackendStrategy):

@@ -59,8 +59,10 @@ from trtlog.events import (
     ProgressUpdate,
     RunHeader,
     TacticTiming,
+    TimingCache,
 )
 from trtlog.events.base import EXPORT_PRODUCER
+from trtlog.parse import build_marker
 from trtlog.parse.items import Item, LineBlock
 
 if TYPE_CHECKING:
@@ -198,13 +200,18 @@ def timeline_table(items: Iterable[Item]) -> pd.DataFrame:
 
 def _builds(item: Item) -> bool:
     """Whether ``item`` shows the run building an engine (not only loading one)."""
-    if type(item) is LineBlock:
+    if isinstance(item, LineBlock):
         return item.kind is TacticTiming
     if isinstance(item, (LayerCount, AutotuningEvent, LayersRunningOn, LayerPlacement)):
         return True
     if isinstance(item, ProgressUpdate):
         return item.phase == "Building engine"
-    return isinstance(item, PhaseDuration) and total_kind(item.phase) is not None
+    if isinstance(item, PhaseDuration) and total_kind(item.phase) is not None:
+        return True
+    # At INFO level: the timing cache's note that opens a build, a build's end markers.
+    if isinstance(item, TimingCache):
+        return item.opens_builder_pass
+    return build_marker(item) is not None
 
 
 __all__ = ["COLUMNS", "TimelineBuilder", "timeline_table"]

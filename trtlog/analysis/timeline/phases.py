@@ -157,6 +157,7 @@ _SILENT = (
 # Events whose phase depends on what they say, not only on their class.
 _SAYS_WHICH = (
     MemUsageChange,
+    MemoryAllocation,
     BuilderNote,
     TacticSource,
     ProgressUpdate,
@@ -210,6 +211,9 @@ def _phase_of(event: Event, run_builds: bool) -> str | None:
     if isinstance(event, InferenceProgress) and event.what.startswith("Set shape"):
         # trtexec sets the optimisation profile's shapes before building.
         return None
+    if isinstance(event, MemoryAllocation) and event.what == "Loaded engine size":
+        # The runtime's first line as it deserializes an engine.
+        return "engine load"
     if isinstance(event, (MemUsageChange, MemoryAllocation, MemUsageSnapshot, TacticSource)):
         # Allocations happen at every step: reserving activations when tuning starts, loading
         # an engine, creating an execution context.

@@ -37,6 +37,7 @@ from trtlog.events import (
     TimingCacheHit,
     TimingRunner,
 )
+from trtlog.parse import build_marker
 from trtlog.parse.items import Item, LineBlock
 
 
@@ -253,6 +254,15 @@ def read_block(run: Run, block: LineBlock, position: int, spread: int) -> None:
 
 
 def _place_event(run: Run, event: Event, offset: float) -> None:
+    _place_in_phase(run, event, offset)
+    marker = build_marker(event)
+    if marker is not None and marker[1]:
+        # What follows a build's end without a phase of its own (an application's lines, the
+        # wait for the next command) is not the build's.
+        run.build_ended = True
+
+
+def _place_in_phase(run: Run, event: Event, offset: float) -> None:
     if isinstance(event, (AutotuningEvent, LayerCount, ReformatLayerAdded)):
         run.build = run.passes.of(event.build, event.strategy)
     if isinstance(event, PhaseDuration):
@@ -274,10 +284,21 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
     elif phase == UNLOGGED_BUILD:
         number = run.passes.of(event.build, event.strategy)
         if run.in_build and (number == run.build or event.strategy is not None):
-            # A build (or a backend strategy of one) whose steps the log shows already.
-            phase = None
+            if not _reported_only(run.phases, run.build):
+                # A build (or a backend strategy of one) whose steps the log shows already.
+                phase = None
         else:
             run.build = number
+    if phase is not None and run.build_ended:
+        run.build_ended = False
+        if phase not in BUILD_PHASES and run.in_build:
+            # Library set-up comes back inside a build (8.x loads cuDNN after graph
+            # optimisation), but not once the build has ended: the next process's. The
+            # build's spans end where it did.
+            run.in_build = False
+            for spans in (run.phases, run.layers):
+                if spans:
+                    spans[-1].closed = True
     _enter(run, phase)
     if phase == "initialisation":
         if isinstance(event, MemUsageChange):
@@ -306,8 +327,23 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
         close(run.layers, offset, final=True)
 
 
+def _reported_only(phases: list[Span], build: int | None) -> bool:
+    """Whether the build's one span so far is a step it reported on one line: 8.6 and later
+    report graph optimisation's time at INFO level, then print the timing cache's note and
+    nothing more until the build ends."""
+    inside = [span for span in phases if span.build == build]
+    return (
+        len(inside) == 1
+        and bool(inside[0].reported)
+        and (inside[0].first_line == inside[0].last_line)
+    )
+
+
 def _extend(run: Run, tuning: bool, end_line: int, offset: float) -> None:
-    """Lines that say nothing of the phase belong to the one under way."""
+    """Lines that say nothing of the phase belong to the one under way (none once a build has
+    ended)."""
+    if run.build_ended:
+        return
     for spans in (run.phases, run.layers) if tuning else (run.phases,):
         if spans:
             spans[-1].last_line, spans[-1].end = end_line, offset

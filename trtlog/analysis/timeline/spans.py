@@ -93,6 +93,8 @@ class Run:
     build: int | None = None
     # Whether the lines read now belong to a build (initialisation can happen in one or not).
     in_build: bool = False
+    # Whether the last build printed its end and no phase has been placed since.
+    build_ended: bool = False
     previous_offset: float = 0.0
     # Set once the run is past initialisation: option echoes after that (trtexec's explanation
     # of the performance metrics) are not initialisation.
