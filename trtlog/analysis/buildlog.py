@@ -233,7 +233,7 @@ class BuildLog:
         return [self.table(name)]
 
     def _compute(self, name: str) -> None:
-        from trtlog.analysis.fusions import fusions_table
+        from trtlog.analysis.fusions import fusions_table, provenance_table
         from trtlog.analysis.layers import layers_table
         from trtlog.analysis.memory import memory_tables
         from trtlog.analysis.precision import precision_table, requested_precisions
@@ -255,6 +255,8 @@ class BuildLog:
             self._tables["timeline"] = stream.timeline_table()
         elif name in ("memory", "memory_totals"):
             self._tables["memory"], self._tables["memory_totals"] = memory_tables(events)
+        elif name == "provenance":
+            self._tables["provenance"] = provenance_table(events, lambda: self.table("tactics"))
         elif name == "fusions":
             self._tables["fusions"] = fusions_table(events, self.table("provenance"))
         elif name == "precision":
@@ -312,7 +314,6 @@ def _selected_rows(table: pd.DataFrame, builds: frozenset[int] | None) -> pd.Dat
 _SIMPLE = {
     "engine_builds": "builds.engine_builds_table",
     "stages": "stages.stages_table",
-    "provenance": "fusions.provenance_table",
     "reformats": "reformats.reformats_table",
     "perf": "performance.perf_table",
     "profile": "performance.profile_table",

@@ -9,12 +9,13 @@ parts, when the log lists the engine's layers), ``line``.
 for parts of an ``A + B`` name, "pointwise" for ``PWN(...)`` arguments, "merge" for ``A || B``,
 "foreign node endpoint" for the first and last node of ``{ForeignNode[first...last]}``, "metadata"
 where 10.x lists a Myelin region's or a layer's ONNX layers, "inserted" with no original layer for
-the reformat layers TensorRT adds), ``line`` (of the engine layer)."""
+the reformat layers TensorRT adds, "tuning" for the parts of a layer named only where its tactics
+were timed, in a log that lists no engine layers), ``line`` (of the engine layer)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -65,7 +66,11 @@ def engine_layer_names(events: Sequence[Event]) -> list[tuple[str, Event]]:
     return []
 
 
-def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
+def provenance_table(
+    events: Sequence[Event], tuned: Callable[[], pd.DataFrame] | None = None
+) -> pd.DataFrame:
+    """``tuned``: the tactics table, read where the log names no engine layer (5.x-7.x list
+    none): each layer whose tactics were timed is one, tuned under its fused name."""
     index = indexed(events)
     metadata: dict[tuple[int | None, str], list[str]] = {}
     for event in index.of(ForeignNodeMetadata, EngineLayer):
@@ -75,26 +80,53 @@ def provenance_table(events: Sequence[Event]) -> pd.DataFrame:
             listed = _ONNX_LAYER.findall(dict(event.attributes).get("Metadata", ""))
             if listed:
                 metadata[(event.build, event.name)] = listed
+    layers = [
+        (name, event.run, event.build, event.line) for name, event in engine_layer_names(index)
+    ]
+    from_tuning = not layers and tuned is not None
+    if from_tuning and tuned is not None:
+        layers = _tuned_layers(tuned())
     rows: list[dict[str, object]] = []
-    for name, event in engine_layer_names(index):
-        where = {"run": event.run, "build": event.build, "engine_layer": name}
-        listed = metadata.get((event.build, name), [])
+    for name, run, build, line in layers:
+        where = {"run": run, "build": build, "engine_layer": name}
+        listed = metadata.get((build, name), [])
         if listed:
             rows.extend(
-                {**where, "original_layer": part, "via": "metadata", "line": event.line}
+                {**where, "original_layer": part, "via": "metadata", "line": line}
                 for part in dict.fromkeys(listed)
             )
             continue
         parts = original_layers(name)
         if not parts:
             # Reformat layers are TensorRT's own: no network layer went into them.
-            rows.append({**where, "original_layer": None, "via": "inserted", "line": event.line})
+            rows.append({**where, "original_layer": None, "via": "inserted", "line": line})
         rows.extend(
-            {**where, "original_layer": part.name, "via": part.via, "line": event.line}
+            {
+                **where,
+                "original_layer": part.name,
+                "via": "tuning" if from_tuning else part.via,
+                "line": line,
+            }
             for part in parts
         )
     frame = pd.DataFrame(rows, columns=PROVENANCE_COLUMNS)
     return with_types(frame, {"run": "Int64", "build": "Int64"})
+
+
+def _tuned_layers(tactics: pd.DataFrame) -> list[tuple[str, int | None, int | None, int]]:
+    """(name, run, build, first line) of each layer of each build whose tactics were timed;
+    format conversions ("<reformat>" in 5.x-7.x, "Optimizer Reformat" in 8.x) are not."""
+    if tactics.empty:
+        return []
+    timed = tactics[["layer", "run", "build", "line"]].dropna(subset=["layer"])
+    names = timed["layer"].astype(str)
+    timed = timed[~(names.str.startswith("<") | names.str.startswith("Optimizer Reformat"))]
+    first = timed.drop_duplicates(["build", "layer"])
+    return [
+        (str(name), None if pd.isna(run) else int(run), None if pd.isna(build) else int(build),
+         int(line))
+        for name, run, build, line in first.itertuples(index=False)
+    ]  # fmt: skip
 
 
 def fusions_table(events: Sequence[Event], provenance: pd.DataFrame) -> pd.DataFrame:

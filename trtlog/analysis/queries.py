@@ -8,6 +8,7 @@ import re
 import pandas as pd
 
 from trtlog.analysis.buildlog import BuildLog
+from trtlog.analysis.names import original_layers
 
 
 class NoMatch(Exception):
@@ -158,6 +159,9 @@ def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
     found); with ``pattern``, the whole engine layers that hold a matching layer or are named
     by it, with every layer fused with it."""
     provenance = log.provenance
+    reported = _unlisted_fusions(log, provenance)
+    if len(reported):
+        provenance = pd.concat([provenance, reported], ignore_index=True)
     if pattern:
         names = list(provenance["engine_layer"]) + list(provenance["original_layer"])
         matched = set(match_layers(names, pattern, "engine layers"))
@@ -173,6 +177,38 @@ def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
         line=("line", "first"),
     )
     return grouped.reset_index()
+
+
+def _unlisted_fusions(log: BuildLog, provenance: pd.DataFrame) -> pd.DataFrame:
+    """Provenance rows for the layers the builder's fusion passes made ("Fusing conv1 with
+    relu1") in a build whose engine layers the log does not list, each as its last fusion left
+    it (via "fusion pass"): all that such a log (5.x-7.x, an excerpt) says of what fused."""
+    fusions = log.fusions
+    if fusions.empty:
+        return provenance.iloc[0:0]
+    # A build whose engine layers the log lists: what its passes made and no engine layer
+    # holds was folded or removed later ("constant1024 + (Unnamed Layer* 11) [Shuffle]").
+    listed = set(log.layers["build"].tolist())
+    listed |= set(provenance.loc[provenance["via"] != "tuning", "build"].tolist())
+    fusions = fusions[~fusions["build"].isin(listed)]
+    builds = fusions["build"].tolist()
+    named = set(zip(provenance["build"].tolist(), provenance["engine_layer"].tolist(), strict=True))
+    consumed = set(zip(builds, fusions["first"].tolist(), strict=True))
+    consumed |= set(zip(builds, fusions["second"].tolist(), strict=True))
+    rows: list[dict[str, object]] = []
+    for fusion in fusions[fusions["engine_layer"].isna()].itertuples(index=False):
+        build = None if pd.isna(fusion.build) else fusion.build
+        key = (fusion.build, fusion.result)
+        if key in named or key in consumed or fusion.relation == "weights":
+            continue
+        named.add(key)
+        where = {"run": fusion.run, "build": build, "engine_layer": fusion.result}
+        rows.extend(
+            {**where, "original_layer": part.name, "via": "fusion pass", "line": fusion.line}
+            for part in original_layers(fusion.result)
+        )
+    frame = pd.DataFrame(rows, columns=provenance.columns)
+    return frame.astype(provenance.dtypes.to_dict()) if len(frame) else frame
 
 
 def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:
