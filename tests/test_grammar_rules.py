@@ -137,6 +137,7 @@ START_RULES = {"messages": MESSAGE_START_RULES, ENVELOPE: (ENVELOPE_START,)}
 # The envelopes the envelope cache leaves to the grammar (it splits every other one itself).
 GRAMMAR_ONLY_ENVELOPES = {
     "wrapped_envelope",
+    "word_level_envelope",
     "python_logging_stamped_envelope",
     "timestamp_only_envelope",
     "library_level_envelope",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from trtlog.analysis import BuildLog
+from trtlog.check import run_checks
 from trtlog.events import Diagnostic, Foreign, Unrecognized
 from trtlog.parse import parse_text
 from trtlog.parse.summarize import summarize
@@ -334,3 +335,25 @@ def test_a_run_banner_after_any_prefix_is_read(fast: bool) -> None:
     plain, prefixed = _prefixed("2023-12-04_08:50:03#", fast)
     for field in ("tensorrt_version", "precision", "runs", "builds", "outcome", "warnings"):
         assert getattr(prefixed.summary, field) == getattr(plain.summary, field), field
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_logger_printing_the_level_as_a_word(fast: bool) -> None:
+    # tao-converter (TensorRT 8.5, an Isaac ROS issue): TensorRT's messages and its own.
+    text = (
+        "[INFO] [MemUsageChange] Init CUDA: CPU +564, GPU +0, now: CPU 1929, GPU 277 (MiB)\n"
+        "[WARNING] The implicit batch dimension mode has been deprecated. Please create the"
+        " network with NetworkDefinitionCreationFlag::kEXPLICIT_BATCH flag whenever possible.\n"
+        "[ERROR] 4: [network.cpp::validate::2738] Error Code 4: Internal Error (Network must"
+        " have at least one output)\n"
+        "[ERROR] Unable to create engine\n"
+        "[INFO] [launch]: Default logging verbosity is set to INFO\n"
+    )
+    log = parse_text(text, fast=fast)
+    kinds = [type(event).__name__ for event in log.events]
+    assert kinds == ["MemUsageChange", "Diagnostic", "Diagnostic", "Diagnostic", "Foreign"]
+    assert log.events[2].error_code == 4
+    summary = summarize(log)
+    assert (summary.log_style, summary.warnings, summary.errors) == ("custom-logger", 1, 2)
+    found = run_checks(BuildLog.from_parsed(log))
+    assert found[found["rule"] == "build-failed"]["line"].tolist() == [3]

@@ -449,3 +449,16 @@ def test_python_loggings_cookbook_format_is_an_envelope(fast: bool) -> None:
     assert (summary.warnings, summary.errors) == (1, 1)
     assert summary.first_error is not None and "Error Code 2: OutOfMemory" in summary.first_error
     assert [event.line for event in log.of(Foreign)] == [3]
+
+
+def test_a_warning_naming_the_release_a_change_came_in_is_not_the_version() -> None:
+    # TensorRT-LLM 0.12 on TensorRT 10.1: every 10.x builder that sets the flag says this.
+    text = (
+        "[07/15/2024-22:50:19] [TRT] [W] profileSharing0806 is on by default in TensorRT 10.0."
+        " This flag is deprecated and has no effect.\n"
+    )
+    assert summarize(parse_text(text)).tensorrt_version is None
+    running = "[01/07/2025-04:44:57] [TRT] [W] Functionality provided through tensorrt.plugin"
+    running += " module is experimental in TensorRT 10.6.\n"
+    summary = summarize(parse_text(text + running))
+    assert (summary.tensorrt_version, summary.tensorrt_version_source) == ("10.6", "warning text")

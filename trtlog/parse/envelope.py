@@ -52,6 +52,7 @@ EDGE_LLM_LEVELS = {
 # and in newer releases its INFO too) and of TensorRT-LLM's C++ runtime (TRACE below DEBUG).
 RELAYED_LEVELS = {
     "BUG": "internal_error",
+    "INTERNAL_ERROR": "internal_error",
     "ERROR": "error",
     "WARNING": "warning",
     "INFO": "info",
@@ -70,7 +71,7 @@ UNDATED = date(1900, 1, 1)
 # TensorFlow's (written from another source file than their logger of TensorRT).
 FOREIGN_PRODUCERS = frozenset({"python", "edgellm", "onnxruntime", "glog", "tensorflow"})
 # Producers that sometimes relay TensorRT messages and otherwise print their own.
-RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy"})
+RELAYING_PRODUCERS = frozenset({"trtllm", "torch_tensorrt", "polygraphy", "word-logger"})
 WARNING_OR_WORSE = frozenset({"warning", "error", "fatal", "internal_error", "critical"})
 ERROR_OR_WORSE = WARNING_OR_WORSE - {"warning"}
 
@@ -325,6 +326,12 @@ class EnvelopeTransformer(Transformer):
 
     def wrapped_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
         return envelope or NO_ENVELOPE
+
+    def word_level_envelope(self, tag: Token, library: Token | None) -> Envelope:
+        # The program's own lines print the same tag as TensorRT's messages, unless a library
+        # tag says whose they are.
+        producer = _library_producer(library, "word-logger")
+        return Envelope("word-level", None, RELAYED_LEVELS[tag.strip()[1:-1]], producer)
 
     def jetson_envelope(self, tag: Token) -> Envelope:
         return Envelope("jetson-inference", None, None, "trt")

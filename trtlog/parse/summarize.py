@@ -46,7 +46,10 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+")
 # The envelope grammar's TIMESTAMP, left in front of an unrecognised line's text.
 _TIMESTAMP = re.compile("^" + terminal_pattern("TIMESTAMP"))
 _LIBRARY_VERSION = re.compile(r"libnvinfer[\w]*\.so\.(\d+\.\d+\.\d+)")
-_MESSAGE_VERSION = re.compile(r"\bin TensorRT (\d+\.\d+(?:\.\d+)?)")
+# Warnings that name the running release ("Functionality provided through tensorrt.plugin module
+# is experimental in TensorRT 10.6."); others name the release a change came in ("profileSharing0806
+# is on by default in TensorRT 10.0", printed by every 10.x builder that sets it).
+_MESSAGE_VERSION = re.compile(r"\bis experimental in TensorRT (\d+\.\d+(?:\.\d+)?)")
 # The GPU a program around TensorRT names: Torch-TensorRT's "Device(ID: 0, Name: NVIDIA A100,
 # SM Capability: ...)", the banner of YOLOv5 and Ultralytics ("Ultralytics 8.3.75 Python-3.8.19
 # torch-1.12.1+cu113 CUDA:0 (NVIDIA GeForce RTX 3090, 24268MiB)"), Triton's "Collecting metrics
@@ -71,6 +74,7 @@ _STYLE_NAMES = {
     "python-api": "python-api",
     "python-legacy": "python-api",
     "level": "custom-logger",
+    "word-level": "custom-logger",
     "torch-tensorrt": "torch-tensorrt",
     "python-logging": "torch-tensorrt",
     "jetson-inference": "jetson-inference",

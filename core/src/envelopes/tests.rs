@@ -263,6 +263,7 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "TRITON_PREFIX",
             "TRTLLM_RUNTIME_PREFIX",
             "TENSORFLOW_PREFIX",
+            "LEVEL_WORD_TAG",
             "LAUNCH_PREFIX",
             "WRAPPER_STAMP",
         ]
