@@ -301,4 +301,6 @@ def test_an_engine_the_runtime_refused_is_not_called_a_failed_build() -> None:
     )
     found = run_checks(BuildLog.from_parsed(parse_text(text)))
     (message,) = found[found["rule"] == "build-failed"]["message"]
-    assert message.startswith("2 TensorRT errors loading an engine (none was built); the first")
+    assert message.startswith(
+        "2 TensorRT errors and an engine that failed to load (none was built); the first"
+    )

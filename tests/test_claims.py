@@ -23,7 +23,8 @@ from trtlog.events import FastestTactic, FormatCombination, TimingRunner
 from trtlog.events.base import TacticId
 from trtlog.parse import parse_file, parse_text
 from trtlog.parse.assembly import Record
-from trtlog.parse.envelope import Envelope, split_envelope
+from trtlog.parse.envelope import Envelope
+from trtlog.parse.envelope_grammar import split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.items import events_of
 from trtlog.parse.reader import numbered_segments, open_log

@@ -22,7 +22,7 @@ from tests.test_claims import grammar_events, same
 from trtlog import _core
 from trtlog.events.autotuning import FastestTactic, TacticTiming
 from trtlog.events.onnx import OnnxImporterTrace
-from trtlog.parse.envelope import split_envelope
+from trtlog.parse.envelope_grammar import split_envelope
 from trtlog.parse.grammar import message_parser
 from trtlog.parse.items import LineBlock
 from trtlog.parse.reader import open_log

@@ -28,7 +28,7 @@ from tests.test_core import (
 )
 from trtlog.events.autotuning import SetTacticName, TacticPruning, TacticSkipped, TimingCacheHit
 from trtlog.parse.assembly import Record
-from trtlog.parse.envelope import split_envelope
+from trtlog.parse.envelope_grammar import split_envelope
 from trtlog.parse.records import RecordParser
 from trtlog.parse.scanner import ClaimedRecords, byte_chunks
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import examples
 from trtlog import _core
-from trtlog.parse.envelope import envelope_parser, split_envelope
+from trtlog.parse.envelope_grammar import envelope_parser, split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
 
 # The envelope grammar's terminals in the rows the core splits itself (each optional part both

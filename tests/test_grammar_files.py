@@ -196,7 +196,7 @@ def test_the_envelope_grammar_is_cached_too_and_parses_the_same_from_the_cache(
     script = (
         "import logging, lark\n"
         "lark.logger.setLevel(logging.DEBUG)\n"
-        "from trtlog.parse.envelope import split_envelope\n"
+        "from trtlog.parse.envelope_grammar import split_envelope\n"
         "envelope, body = split_envelope('[07/07/2026-02:10:59] [I] Format: ONNX')\n"
         "print(envelope.producer, envelope.severity, body)\n"
     )

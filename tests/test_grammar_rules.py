@@ -25,7 +25,8 @@ from lark import Lark, Tree
 from trtlog.events import Diagnostic, LayerCount
 from trtlog.events.base import TacticId, Tensor
 from trtlog.parse import parse_text
-from trtlog.parse.envelope import ENVELOPE_GRAMMAR, ENVELOPE_START, NO_ENVELOPE, split_envelope
+from trtlog.parse.envelope import NO_ENVELOPE
+from trtlog.parse.envelope_grammar import ENVELOPE_GRAMMAR, ENVELOPE_START, split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.grammar import (
     GRAMMAR_FOLDER,
@@ -139,6 +140,7 @@ GRAMMAR_ONLY_ENVELOPES = {
     "wrapped_envelope",
     "word_level_envelope",
     "python_logging_stamped_envelope",
+    "python_logging_bracketed_envelope",
     "timestamp_only_envelope",
     "library_level_envelope",
     "jetson_envelope",

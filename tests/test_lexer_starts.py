@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
 from tests.conftest import CORPUS_LOGS, SAMPLES, examples, needs_corpus
-from trtlog.parse.envelope import split_envelope
+from trtlog.parse.envelope_grammar import split_envelope
 from trtlog.parse.grammar import MESSAGE_START_RULES, message_parser
 from trtlog.parse.lexer_starts import LexerStarts
 from trtlog.parse.reader import numbered_segments, open_log

@@ -357,3 +357,31 @@ def test_a_logger_printing_the_level_as_a_word(fast: bool) -> None:
     assert (summary.log_style, summary.warnings, summary.errors) == ("custom-logger", 1, 2)
     found = run_checks(BuildLog.from_parsed(log))
     assert found[found["rule"] == "build-failed"]["line"].tolist() == [3]
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_frigates_tensorrt_detector_relays_tensorrts_messages(fast: bool) -> None:
+    # Frigate 0.12 on TensorRT 8.5 (a Frigate issue): s6-overlay's stamp, then Frigate's
+    # logging format; the second run's lines under docker compose's service name.
+    s6 = "2023-03-23 16:02:43.953339693  "
+    text = (
+        f"{s6}[2023-03-23 16:02:43] frigate.detectors.plugins.tensorrt INFO    : Loaded engine"
+        " size: 34 MiB\n"
+        f"{s6}[2023-03-23 16:02:43] frigate.detectors.plugins.tensorrt ERROR   : 1:"
+        " [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization"
+        " (Serialization assertion stdVersionRead == serializationVersion failed.Version tag"
+        " does not match. Note: Current Version: 213, Serialized Engine Version: 232)\n"
+        f"{s6}[2023-03-23 16:02:44] frigate.app                    INFO    : Stopping\n"
+        f"frigate    | {s6}[2023-03-23 16:02:45] frigate.detectors.plugins.tensorrt ERROR   :"
+        " 4: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error (Engine"
+        " deserialization failed.)\n"
+    )
+    log = parse_text(text, fast=fast)
+    kinds = [type(event).__name__ for event in log.events]
+    assert kinds == ["MemoryAllocation", "Diagnostic", "Foreign", "Diagnostic"]
+    assert [event.error_code for event in log.events if isinstance(event, Diagnostic)] == [1, 4]
+    summary = summarize(log)
+    assert (summary.log_style, summary.errors, summary.foreign) == ("python-logging", 2, 1)
+    found = run_checks(BuildLog.from_parsed(log))
+    (message,) = found[found["rule"] == "build-failed"]["message"]
+    assert "an engine that failed to load (none was built)" in message

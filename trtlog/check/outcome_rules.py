@@ -48,8 +48,9 @@ class BuildFailed(Rule):
             first_error = errors[0][1]
             first = _described(first_error)
             count = f"{len(errors)} TensorRT error{'s' if len(errors) > 1 else ''}"
-            if log.summary.builds == 0 and all(_loading(error) for _, error in errors):
-                message = f"{count} loading an engine (none was built); the first is at {first}"
+            if log.summary.builds == 0 and any(_loading(error) for _, error in errors):
+                message = f"{count} and an engine that failed to load (none was built); "
+                message += f"the first is at {first}"
             else:
                 message = f"{count} and no engine built; the first is at {first}"
             yield self.found(message, None, first_error.line)

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trtlog.parse.envelope import NO_ENVELOPE, Envelope, split_envelope
+from trtlog.parse.envelope import NO_ENVELOPE, Envelope
+from trtlog.parse.envelope_grammar import split_envelope
 from trtlog.parse.envelope_split import envelope_splitter
 from trtlog.parse.items import LineBlock
 from trtlog.parse.scanner import BareLines, ClaimedRecords

@@ -77,6 +77,7 @@ _STYLE_NAMES = {
     "word-level": "custom-logger",
     "torch-tensorrt": "torch-tensorrt",
     "python-logging": "torch-tensorrt",
+    "python-relay": "python-logging",
     "jetson-inference": "jetson-inference",
     "edge-llm": "tensorrt-edge-llm",
     "deepstream": "deepstream",

@@ -58,3 +58,6 @@ fn first_terminals(rule: &str, found: &mut Vec<&'static str>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
