@@ -87,7 +87,10 @@ def test_8x_sample() -> None:
         0.0236,
         29.3,
     )
-    assert summarize(log).precision == ["--fp16", "Precision: FP32+FP16"]
+    summary = summarize(log)
+    assert summary.precision == ["--fp16", "Precision: FP32+FP16"]
+    # Shown as the precisions trtexec echoes, then the flag that asked for them.
+    assert summary.precision_text() == "FP32+FP16 (--fp16)"
 
 
 def test_python_api_sample() -> None:

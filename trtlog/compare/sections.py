@@ -64,7 +64,7 @@ def overview(a: BuildLog, b: BuildLog) -> pd.DataFrame:
         _delta_row("source", a.source, b.source),
         _delta_row("TensorRT", summary_a.tensorrt_version, summary_b.tensorrt_version),
         _delta_row("GPU", summary_a.gpu, summary_b.gpu),
-        _delta_row("precision", ", ".join(summary_a.precision), ", ".join(summary_b.precision)),
+        _delta_row("precision", summary_a.precision_text(), summary_b.precision_text()),
         _delta_row("builds", summary_a.builds, summary_b.builds),
         _delta_row("build seconds", summary_a.build_seconds, summary_b.build_seconds),
         _delta_row("engine layers", len(a.layers), len(b.layers)),

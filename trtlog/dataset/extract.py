@@ -146,7 +146,7 @@ def extract_log(path: str, build_id: str | None = None) -> LogResult:
         "tensorrt_version": log.summary.tensorrt_version,
         "gpu": log.summary.gpu,
         "model": model_name(stream, tables["options"]),
-        "precision_flags": "+".join(log.summary.precision) or None,
+        "precision_flags": log.summary.precision_text(),
     }
     rows = {"builds": normalise(builds_row(log, tables, metadata, first_stamp))}
     for name, table in tables.items():

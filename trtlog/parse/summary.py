@@ -43,6 +43,16 @@ class Summary:
     # Numbers beyond 64 bits (a corrupted log), kept as no value (``LineCounts.out_of_range``).
     out_of_range: int = 0
 
+    def precision_text(self) -> str | None:
+        """The precisions the log states, then the flags that asked for them: "FP32+FP16
+        (--fp16)"; None where it states none."""
+        echoed = [item.removeprefix("Precision: ") for item in self.precision]
+        stated = [text for item, text in zip(self.precision, echoed, strict=True) if item != text]
+        flags = [item for item in self.precision if not item.startswith("Precision: ")]
+        if not stated:
+            return ", ".join(flags) or None
+        return ", ".join(stated) + (f" ({', '.join(flags)})" if flags else "")
+
     def as_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["commonest_unrecognized"] = [

@@ -24,7 +24,7 @@ def summary_facts(summary: Summary) -> list[tuple[str, str]]:
         ("Style", _styles(summary)),
         ("TensorRT", version),
         ("GPU", summary.gpu or "unknown"),
-        ("Precision", ", ".join(summary.precision) or "not stated"),
+        ("Precision", summary.precision_text() or "not stated"),
         ("Runs / builds", f"{summary.runs} / {summary.builds}"),
         ("Build time", build),
         ("Lines", lines),
