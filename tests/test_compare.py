@@ -13,6 +13,7 @@ from tests.conftest import corpus_log, needs_corpus
 from trtlog.analysis import BuildLog
 from trtlog.cli.app import app
 from trtlog.compare import SECTIONS, BuildDiff, diff_logs
+from trtlog.parse import parse_text
 
 pytestmark = needs_corpus
 runner = CliRunner()
@@ -174,10 +175,13 @@ def test_a_change_within_the_noise_threshold_is_not_worse() -> None:
     assert wider["latency_mean_ms"]["verdict"] == "within noise"
     assert wider["latency_mean_ms"]["worse"] is False
     assert wider["throughput_qps"]["verdict"] == "worse"
-    # A log against itself: every figure within noise, none worse.
+    # A log against itself: every figure within noise, none worse; the totals over trtexec's
+    # measuring window are no cost, and get no verdict.
     same = diff(FP32_823, FP32_823).sections["perf"]
-    assert set(same["verdict"]) == {"within noise"}
-    assert not same["worse"].any()
+    windows = same["item"].isin(["total_host_walltime_s", "total_gpu_compute_time_s"])
+    assert set(same.loc[~windows, "verdict"]) == {"within noise"}
+    assert same.loc[windows, "verdict"].isna().all() and windows.sum() == 2
+    assert not same["worse"].fillna(False).astype(bool).any()
 
 
 def test_the_command_line_noise_default_is_the_library_one() -> None:
@@ -197,3 +201,31 @@ def test_float_noise_between_two_sums_of_the_same_durations_is_no_change() -> No
     assert row["delta"] == 0 and row["percent"] == 0
     moved = _delta_row("phase", 0.3, 0.31)
     assert moved["changed"] is True and abs(moved["delta"] - 0.01) < 1e-12
+
+
+def _run(batch: int, latency: float, qps: float, walltime: float) -> BuildLog:
+    """A trtexec 8.x inference run at ``batch`` (implicit batch), its summary made up."""
+    return BuildLog.from_parsed(
+        parse_text(
+            "[01/12/2021-17:34:24] [I] === Inference Options ===\n"
+            f"[01/12/2021-17:34:24] [I] Batch: {batch}\n"
+            f"[01/12/2021-17:34:33] [I] Throughput: {qps} qps\n"
+            f"[01/12/2021-17:34:33] [I] Latency: min = {latency} ms, max = {latency} ms, mean ="
+            f" {latency} ms, median = {latency} ms, percentile(99%) = {latency} ms\n"
+            f"[01/12/2021-17:34:33] [I] Total Host Walltime: {walltime} s\n"
+        )
+    )
+
+
+def test_times_of_runs_with_another_batch_are_not_compared() -> None:
+    # Batch 1 -> 4 (TensorRT 7.1 on a Jetson, lines of a public README): four times the work
+    # per query, so its latency is no regression; throughput still compares.
+    result = diff_logs(_run(1, 55.3094, 18.0758, 3.09807), _run(4, 199.901, 20.0093, 3.39842))
+    rows = result.sections["perf"].set_index("item")
+    assert rows.loc["latency_mean_ms", "verdict"] == "not comparable"
+    assert rows.loc["throughput_qps", "verdict"] == "better"
+    assert pd.isna(rows.loc["total_host_walltime_s", "verdict"])
+    assert result.failures(["latency=5"]) == []
+    # The same batch: the latency rise is a regression.
+    same = diff_logs(_run(4, 55.3094, 18.0758, 3.0), _run(4, 199.901, 20.0093, 3.0))
+    assert same.sections["perf"].set_index("item").loc["latency_mean_ms", "verdict"] == "worse"

@@ -108,6 +108,8 @@ class BuildDiff:
             rows = table[table["item"] == item]
             if rows.empty or pd.isna(rows.iloc[0].get("percent")):
                 continue
+            if rows.iloc[0].get("verdict") == "not comparable":
+                continue
             change = float(rows.iloc[0]["percent"])
             worse = -change if name == "throughput" else change
             if worse > percent:

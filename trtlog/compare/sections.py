@@ -24,6 +24,11 @@ LAYER_FACTS = (
 OPTION_SECTIONS = ("Model Options", "Build Options", "Inference Options", "System Options")
 # Performance metrics where a larger value is better; for all others (times) smaller is.
 LARGER_IS_BETTER = ("throughput_qps",)
+# trtexec's totals over its measuring window (--duration, 3 s by default): not a cost.
+WINDOW_TOTALS = ("total_host_walltime_s", "total_gpu_compute_time_s")
+# The inference options that set how much work one query is: the batch (implicit batch) and the
+# input shapes ("Input inference shape: x=4x3x224x224", per input).
+_WORKLOAD_KEYS = ("Batch", "Input inference shape")
 # Two runs of one engine differ by about a percent in their timings (clocks, other work on the
 # GPU): a performance figure that moved by less than this many percent is called "within
 # noise", neither worse nor better (``trtlog diff --noise``).
@@ -228,7 +233,9 @@ def timeline(a: BuildLog, b: BuildLog) -> pd.DataFrame:
 def perf(a: BuildLog, b: BuildLog, noise_percent: float = NOISE_PERCENT) -> pd.DataFrame:
     """The performance summary of each log's last run, metric by metric; ``verdict`` says
     "worse" (lower throughput, longer times), "better" or "within noise" (a change of less
-    than ``noise_percent`` percent), and ``worse`` marks a regression beyond the noise."""
+    than ``noise_percent`` percent), or "not comparable" (times of runs with another batch or
+    other input shapes), none for the totals over trtexec's measuring window; ``worse`` marks
+    a regression beyond the noise."""
 
     def last_run(log: BuildLog) -> dict[str, object]:
         table = log.perf
@@ -238,15 +245,35 @@ def perf(a: BuildLog, b: BuildLog, noise_percent: float = NOISE_PERCENT) -> pd.D
         return {str(key): row[key] for key in table.columns if key not in ("run", "trace_averages")}
 
     values_a, values_b = last_run(a), last_run(b)
+    # A query of another batch or shape takes another time: only throughput compares.
+    comparable = _workload(a) == _workload(b)
     rows = []
     for metric in dict.fromkeys([*values_a, *values_b]):
         row = _delta_row(metric, values_a.get(metric), values_b.get(metric))
-        row["verdict"] = _verdict(metric, row.get("delta"), row.get("percent"), noise_percent)
-        if row["verdict"] is not None:
-            row["worse"] = row["verdict"] == "worse"
+        verdict = _verdict(metric, row.get("delta"), row.get("percent"), noise_percent)
+        if metric in WINDOW_TOTALS:
+            verdict = None
+        elif verdict is not None and not comparable and metric not in LARGER_IS_BETTER:
+            verdict = "not comparable"
+        row["verdict"] = verdict
+        if verdict is not None:
+            row["worse"] = verdict == "worse"
         rows.append(row)
     columns = ["item", "a", "b", "changed", "delta", "percent", "verdict", "worse"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _workload(log: BuildLog) -> dict[str, str]:
+    """The batch and input shapes the log's runs inferred with (trtexec's Inference Options)."""
+    options = log.options
+    if options.empty:
+        return {}
+    inference = options[options["section"] == "Inference Options"]
+    return {
+        str(key): str(value)
+        for key, value in zip(inference["key"], inference["value"], strict=True)
+        if str(key).startswith(_WORKLOAD_KEYS)
+    }
 
 
 def _verdict(metric: str, delta: object, percent: object, noise_percent: float) -> str | None:
