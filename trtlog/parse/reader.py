@@ -83,7 +83,7 @@ def numbered_segments(
         if text.endswith("\n"):
             text = text[:-1]
         # Most lines are one clean segment; the rest go through clean_line.
-        if "\r" in text or "\x1b" in text or may_embed_timestamp(text) or "&&&& " in text[1:]:
+        if "\r" in text or "\x1b" in text or may_embed_timestamp(text) or text.find("&&&& ", 1) > 0:
             segments = clean_line(text)
             if split is not None and len(segments) > 1:
                 split.add(number)

@@ -43,6 +43,28 @@ class DiagnosticRules(RecordTransformer):
             "detail": detail_text,
         }
 
+    def onnx_parser_error(
+        self,
+        prefix: Token | None,
+        node: Token,
+        names: Token | None,
+        function: Token,
+        kind: Token,
+        detail: Token | None,
+    ) -> Diagnostic:
+        fields = dict(self.fields())
+        # Printed by a program without an envelope, or in its own: the form says it is an error.
+        if fields["severity"] is None:
+            fields["severity"] = "error"
+        message = f"In node {node}{names or ''} ({function}): {kind}"
+        return Diagnostic(
+            **fields,
+            text=message if detail is None else f"{message}: {detail}",
+            category=str(kind),
+            origin=str(function),
+            detail=text(detail),
+        )
+
     def affected_weights(self, weights: Token) -> AffectedWeights:
         return AffectedWeights(
             **self.fields(), weights=tuple(part.strip() for part in str(weights).split(", "))
