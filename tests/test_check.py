@@ -53,8 +53,9 @@ def of(case: str, rule: str):  # type: ignore[no-untyped-def]
 # (rule, where it fires, where it does not, what the finding must say)
 FIRES = [
     # Line 16: "[E] ModelImporter.cpp:... While parsing node number 1 [UnknownNode1 -> ...]", 8
-    # parser errors and no "Engine generation completed".
-    ("build-failed", "onnx parser errors", "8.6 rtx3090", "8 TensorRT errors and no engine built; the first is at line 16"),
+    # parser errors, the script's print of the two nodes' errors (lines 729-730: "In node 1 with
+    # name: ..."), and no "Engine generation completed".
+    ("build-failed", "onnx parser errors", "8.6 rtx3090", "10 TensorRT errors and no engine built; the first is at line 16"),
     # "Precision: FP32+FP16" (line 11); Conv-1 + ReLU-2 runs FP32 on the GTX 1070.
     ("wider-precision", "fp16 gtx1070", "fp32 gtx1070", "Conv-1 + ReLU-2 runs in fp32"),
     # conv1.weight + QuantizeLinear_7 + Conv_9 reads "Four wide ... Int8", writes "Row major linear FP32".
@@ -88,8 +89,47 @@ FIRES = [
 ]  # fmt: skip
 
 
+# Rules no corpus log fires: (rule, lines of public logs that fire it, what the finding says).
+FIRES_ON_LINES = [
+    # TensorRT 10.x's Python API (a public log): the warning, then the nodes at VERBOSE.
+    (
+        "fp16-layernorm",
+        "[09/09/2026-15:54:26] [TRT] [W] Detected layernorm nodes in FP16.\n"
+        "[09/09/2026-15:54:26] [TRT] [V] /encoder/norm/ReduceMean, /encoder/norm/Sub,"
+        " /encoder/norm/Pow, /encoder/norm/Add\n"
+        "[09/09/2026-15:54:26] [TRT] [W] Running layernorm after self-attention in FP16 may cause"
+        " overflow. Exporting the model to the latest available ONNX opset (later than opset 17)"
+        " to use the INormalizationLayer, or forcing layernorm layers to run in FP32 precision"
+        " can help with preserving accuracy.\n",
+        "layernorm nodes in FP16: /encoder/norm/ReduceMean, /encoder/norm/Sub, /encoder/norm/Pow"
+        " and 1 more",
+    ),
+    # TensorRT 8.6's Python API building INT8 (a public log), and DeepStream's nvinfer.
+    (
+        "int8-missing-scales",
+        "[08/07/2024-07:04:41] [TRT] [W] Missing scale and zero-point for tensor input_ids, expect"
+        " fall back to non-int8 implementation for any layer consuming or producing given tensor\n"
+        "WARNING: [TRT]: Missing scale and zero-point for tensor block_4a_relu/Relu:0, expect fall"
+        " back to non-int8 implementation for any layer consuming or producing given tensor\n",
+        "2 tensors without a scale: input_ids, block_4a_relu/Relu:0",
+    ),
+]
+
+
 def test_every_rule_is_tested() -> None:
-    assert sorted({rule for rule, *_ in FIRES}) == sorted(rule.id for rule in RULES)
+    tested = {rule for rule, *_ in FIRES} | {rule for rule, *_ in FIRES_ON_LINES}
+    assert sorted(tested) == sorted(rule.id for rule in RULES)
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "says"), FIRES_ON_LINES, ids=[r[0] for r in FIRES_ON_LINES]
+)
+def test_rule_fires_on_the_lines_that_show_the_problem(rule: str, text: str, says: str) -> None:
+    found = run_checks(BuildLog.from_parsed(parse_text(text)))
+    assert list(found.loc[found["rule"] == rule, "message"]) == [says]
+    assert list(found.loc[found["rule"] == rule, "line"]) == [1]
+    # The build these rules are quiet on: an FP16 build of a CNN.
+    assert of("8.6 rtx3090", rule).empty
 
 
 @pytest.mark.slow

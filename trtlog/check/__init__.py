@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from trtlog.analysis import BuildLog
+from trtlog.check.accuracy_rules import Fp16Layernorm, Int8MissingScales
 from trtlog.check.build_rules import (
     BuildTimeHog,
     DynamicShapesWithoutProfile,
@@ -52,6 +53,8 @@ RULES: tuple[type[Rule], ...] = (
     DynamicShapesWithoutProfile,
     Int64Weights,
     SubnormalFp16Weights,
+    Fp16Layernorm,
+    Int8MissingScales,
 )
 FINDING_COLUMNS = ["rule", "severity", "layer", "message", "line"]
 FAIL_LEVELS = (*SEVERITIES, "never")
