@@ -16,7 +16,7 @@ from trtlog.analysis.buildlog import TABLES
 from trtlog.version import __version__
 
 # Bumped whenever stored tables change shape, so that old entries are parsed again.
-STORE_FORMAT = 14
+STORE_FORMAT = 15
 
 
 def current(meta: dict[str, Any]) -> bool:
