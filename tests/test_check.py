@@ -344,3 +344,21 @@ def test_an_engine_the_runtime_refused_is_not_called_a_failed_build() -> None:
     assert message.startswith(
         "2 TensorRT errors and an engine that failed to load (none was built); the first"
     )
+
+
+def test_a_tactic_skipped_in_a_later_build_excuses_no_error() -> None:
+    # Made up from 8.6's lines: the first build's allocation fails and nothing is skipped in
+    # it; the second build skips a tactic.
+    text = (
+        "[V] [TRT] Original: 3 layers\n"
+        "[E] [TRT] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of"
+        " memory)\n"
+        "[V] [TRT] Original: 3 layers\n"
+        "[W] [TRT] UNSUPPORTED_STATESkipping tactic 0 due to insufficient memory on requested size"
+        " of 9261154304 detected for tactic 0x0000000000000000.\n"
+    )
+    log = BuildLog.from_parsed(parse_text(text))
+    assert [event.build for event in log.events if event.severity == "error"] == [0]
+    found = run_checks(log)
+    (message,) = found[found["rule"] == "build-failed"]["message"]
+    assert message.startswith("1 TensorRT error and no engine built; the first is at line 2")

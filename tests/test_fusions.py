@@ -54,6 +54,8 @@ def test_a_chain_of_fusions_shows_its_last_result() -> None:
         "(Unnamed Layer* 0) [Scale] + (Unnamed Layer* 1) [Scale] + (Unnamed Layer* 2) [Scale]"
     ]
     assert view["count"].tolist() == [3]
+    # Whole numbers, as in every other view (JSON and CSV print no "2.0").
+    assert str(view["line"].dtype) == "Int64" and view["line"].tolist() == [2]
 
 
 @needs_corpus

@@ -351,10 +351,11 @@ def test_a_logger_printing_the_level_as_a_word(fast: bool) -> None:
     )
     log = parse_text(text, fast=fast)
     kinds = [type(event).__name__ for event in log.events]
-    assert kinds == ["MemUsageChange", "Diagnostic", "Diagnostic", "Diagnostic", "Foreign"]
+    # Its own error shares the prefix: only TensorRT's shapes of an error are TensorRT's.
+    assert kinds == ["MemUsageChange", "Diagnostic", "Diagnostic", "Foreign", "Foreign"]
     assert log.events[2].error_code == 4
     summary = summarize(log)
-    assert (summary.log_style, summary.warnings, summary.errors) == ("custom-logger", 1, 2)
+    assert (summary.log_style, summary.warnings, summary.errors) == ("custom-logger", 1, 1)
     found = run_checks(BuildLog.from_parsed(log))
     assert found[found["rule"] == "build-failed"]["line"].tolist() == [3]
 
@@ -376,12 +377,17 @@ def test_frigates_tensorrt_detector_relays_tensorrts_messages(fast: bool) -> Non
         " 4: [runtime.cpp::deserializeCudaEngine::50] Error Code 4: Internal Error (Engine"
         " deserialization failed.)\n"
     )
-    log = parse_text(text, fast=fast)
+    own_error = (
+        f"{s6}[2023-03-23 16:02:37] frigate.detectors.plugins.tensorrt ERROR   : ERROR: failed to"
+        " load libraries. libcudart.so.12: cannot open shared object file\n"
+    )
+    log = parse_text(own_error + text, fast=fast)
     kinds = [type(event).__name__ for event in log.events]
-    assert kinds == ["MemoryAllocation", "Diagnostic", "Foreign", "Diagnostic"]
+    # The detector's own error is Frigate's; TensorRT's carry their error codes.
+    assert kinds == ["Foreign", "MemoryAllocation", "Diagnostic", "Foreign", "Diagnostic"]
     assert [event.error_code for event in log.events if isinstance(event, Diagnostic)] == [1, 4]
     summary = summarize(log)
-    assert (summary.log_style, summary.errors, summary.foreign) == ("python-logging", 2, 1)
+    assert (summary.log_style, summary.errors, summary.foreign) == ("python-logging", 2, 2)
     found = run_checks(BuildLog.from_parsed(log))
     (message,) = found[found["rule"] == "build-failed"]["message"]
     assert "an engine that failed to load (none was built)" in message

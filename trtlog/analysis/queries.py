@@ -161,7 +161,8 @@ def fusions_view(log: BuildLog, pattern: str | None = None) -> pd.DataFrame:
     provenance = log.provenance
     reported = _unlisted_fusions(log, provenance)
     if len(reported):
-        provenance = pd.concat([provenance, reported], ignore_index=True)
+        both = [provenance, reported] if len(provenance) else [reported]
+        provenance = pd.concat(both, ignore_index=True)
     if pattern:
         names = list(provenance["engine_layer"]) + list(provenance["original_layer"])
         matched = set(match_layers(names, pattern, "engine layers"))
@@ -208,7 +209,7 @@ def _unlisted_fusions(log: BuildLog, provenance: pd.DataFrame) -> pd.DataFrame:
             for part in original_layers(fusion.result)
         )
     frame = pd.DataFrame(rows, columns=provenance.columns)
-    return frame.astype(provenance.dtypes.to_dict()) if len(frame) else frame
+    return frame.astype({"run": "Int64", "build": "Int64", "line": "Int64"})
 
 
 def layers_view(log: BuildLog, precision: str | None = None) -> pd.DataFrame:

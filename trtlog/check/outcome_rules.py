@@ -40,10 +40,17 @@ class BuildFailed(Rule):
             for position, event in enumerate(events)
             if event.severity in ERROR_OR_WORSE and type(event) is not Foreign
         ]
-        last_skip = max(
-            (at for at, event in enumerate(events) if _skipped_tactic(event)), default=-1
-        )
-        errors = [(at, error) for at, error in errors if not _recovered(error, at < last_skip)]
+        # Per build, where TensorRT last skipped a tactic (under None: in any build, for an
+        # error printed before the log says which build it is in).
+        last_skip: dict[int | None, int] = {}
+        for at, event in enumerate(events):
+            if _skipped_tactic(event):
+                last_skip[event.build] = last_skip[None] = at
+        errors = [
+            (at, error)
+            for at, error in errors
+            if not _recovered(error, at < last_skip.get(error.build, -1))
+        ]
         if errors and not any(_built(event) for event in events):
             first_error = errors[0][1]
             first = _described(first_error)

@@ -233,9 +233,9 @@ def timeline(a: BuildLog, b: BuildLog) -> pd.DataFrame:
 def perf(a: BuildLog, b: BuildLog, noise_percent: float = NOISE_PERCENT) -> pd.DataFrame:
     """The performance summary of each log's last run, metric by metric; ``verdict`` says
     "worse" (lower throughput, longer times), "better" or "within noise" (a change of less
-    than ``noise_percent`` percent), or "not comparable" (times of runs with another batch or
-    other input shapes), none for the totals over trtexec's measuring window; ``worse`` marks
-    a regression beyond the noise."""
+    than ``noise_percent`` percent), or "not comparable" (runs with another batch or other input
+    shapes), none for the totals over trtexec's measuring window; ``worse`` marks a regression
+    beyond the noise."""
 
     def last_run(log: BuildLog) -> dict[str, object]:
         table = log.perf
@@ -245,15 +245,18 @@ def perf(a: BuildLog, b: BuildLog, noise_percent: float = NOISE_PERCENT) -> pd.D
         return {str(key): row[key] for key in table.columns if key not in ("run", "trace_averages")}
 
     values_a, values_b = last_run(a), last_run(b)
-    # A query of another batch or shape takes another time: only throughput compares.
-    comparable = _workload(a) == _workload(b)
+    # A query of another batch or shape is another amount of work: its times and its rate
+    # (trtexec counts queries, not samples) compare with nothing. Options printed by both logs
+    # are compared: 10.x's "Input inference shapes: model" names no shape.
+    workload_a, workload_b = _workload(a), _workload(b)
+    comparable = all(workload_a[key] == workload_b[key] for key in workload_a.keys() & workload_b)
     rows = []
     for metric in dict.fromkeys([*values_a, *values_b]):
         row = _delta_row(metric, values_a.get(metric), values_b.get(metric))
         verdict = _verdict(metric, row.get("delta"), row.get("percent"), noise_percent)
         if metric in WINDOW_TOTALS:
             verdict = None
-        elif verdict is not None and not comparable and metric not in LARGER_IS_BETTER:
+        elif verdict is not None and not comparable:
             verdict = "not comparable"
         row["verdict"] = verdict
         if verdict is not None:

@@ -98,6 +98,20 @@ def own_messages_rule(envelope: Envelope) -> str | None:
     return "foreign_message" if envelope.producer in POLYGRAPHY_OR_LOGGER else None
 
 
+# Programs that relay TensorRT's messages in a prefix that their own warnings and errors share.
+_OWN_ERRORS_SHARE_THE_PREFIX = frozenset({"word-logger", "python-relay"})
+
+
+def diagnostic_rule(envelope: Envelope) -> str | None:
+    """The start rule tried for a warning or an error that no specific rule claims: any text
+    (``diagnostic``), or TensorRT's shapes of an error alone (``relayed_error``) where the
+    program's own errors share the prefix; None for other levels."""
+    if envelope.severity not in WARNING_OR_WORSE or torch_tensorrt_only(envelope):
+        return None
+    own_errors = envelope.producer in _OWN_ERRORS_SHARE_THE_PREFIX
+    return "relayed_error" if own_errors and envelope.severity in ERROR_OR_WORSE else "diagnostic"
+
+
 def torch_tensorrt_only(envelope: Envelope) -> bool:
     """Whether the message is Torch-TensorRT 2.x's own, from one of its Python loggers: read by
     the ``torch_tensorrt_message`` rule alone (it says much that TensorRT's forms would take

@@ -29,6 +29,7 @@ MESSAGE_START_RULES = (
     "trtexec_warning",
     "trtexec_report",
     "diagnostic",
+    "relayed_error",
     "foreign_message",
     "jetson_inference_message",
     "sample_message",

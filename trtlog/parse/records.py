@@ -30,6 +30,7 @@ from trtlog.parse.envelope import (
     RELAYING_PRODUCERS,
     WARNING_OR_WORSE,
     Envelope,
+    diagnostic_rule,
     own_messages_rule,
     torch_tensorrt_only,
 )
@@ -213,8 +214,8 @@ class RecordParser:
         if envelope.producer == "logger":
             # trtexec's own lines keep a bare "[I] " where its log was pasted without dates.
             starts.append("trtexec_report")
-        if envelope.severity in WARNING_OR_WORSE and not torch_tensorrt_only(envelope):
-            starts.append("diagnostic")
+        if diagnostic := diagnostic_rule(envelope):
+            starts.append(diagnostic)
         for start in starts:
             for candidate in printed_then_trimmed(lines):
                 used = len(candidate)

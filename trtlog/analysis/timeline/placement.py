@@ -257,8 +257,8 @@ def _place_event(run: Run, event: Event, offset: float) -> None:
     _place_in_phase(run, event, offset)
     marker = build_marker(event)
     if marker is not None and marker[1]:
-        # What follows a build's end without a phase of its own (an application's lines, the
-        # wait for the next command) is not the build's.
+        # The next step outside a build (an engine's load, the next process's set-up) starts
+        # where it does, without stretching the build to it.
         run.build_ended = True
 
 
@@ -340,10 +340,7 @@ def _reported_only(phases: list[Span], build: int | None) -> bool:
 
 
 def _extend(run: Run, tuning: bool, end_line: int, offset: float) -> None:
-    """Lines that say nothing of the phase belong to the one under way (none once a build has
-    ended)."""
-    if run.build_ended:
-        return
+    """Lines that say nothing of the phase belong to the one under way."""
     for spans in (run.phases, run.layers) if tuning else (run.phases,):
         if spans:
             spans[-1].last_line, spans[-1].end = end_line, offset

@@ -28,6 +28,9 @@ class DiagnosticRules(RecordTransformer):
             **parts,
         )
 
+    def relayed_error(self, location: Token | None, message: Token) -> Diagnostic:
+        return self.diagnostic(location, message)
+
     def error_code_message(
         self, origin: Token | None, code: Token, category: Token, detail: Token | None
     ) -> dict[str, Any]:
@@ -56,7 +59,8 @@ class DiagnosticRules(RecordTransformer):
         # Printed by a program without an envelope, or in its own: the form says it is an error.
         if fields["severity"] is None:
             fields["severity"] = "error"
-        message = f"In node {node}{names or ''} ({function}): {kind}"
+        # As printed, with the words before it ("Error[3]: ", "RuntimeError: ... onnx, ").
+        message = f"{prefix or ''}In node {node}{names or ''} ({function}): {kind}"
         return Diagnostic(
             **fields,
             text=message if detail is None else f"{message}: {detail}",
