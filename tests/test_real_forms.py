@@ -251,6 +251,40 @@ def test_a_custom_loggers_lines_are_not_taken_for_trtexecs_reports() -> None:
     assert [type(event).__name__ for event in log.events] == ["Unrecognized", "Unrecognized"]
 
 
+# trtexec 7.1's report pasted without its dates (DLA on a Xavier, lines of a public README): a
+# metric's statistics and the profile, read as trtexec's once a title of its report opened it.
+UNDATED_LEGACY_REPORT = """\
+[I] GPU Compute
+[I] min: 3.60278 ms
+[I] mean: 3.68068 ms
+[I] percentile: 3.87695 ms at 99%
+[I] total compute time: 3.68068 s
+[I] \n[I] === Profile (1514 iterations ) ===
+[I]                           Layer   Time (ms)   Avg. Time (ms)   Time %
+[I]                     data to nvm       68.17             0.05      1.2
+[I]                            prob       11.27             0.01      0.2
+[I] [TRT] Deserialization required 1186 microseconds.
+[I] Epoch 3: loss 0.123 0.456 0.789
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_an_undated_legacy_report_is_read_after_its_title(fast: bool) -> None:
+    log = parse_text(UNDATED_LEGACY_REPORT, fast=fast)
+    kinds = [type(event).__name__ for event in log.events]
+    assert kinds[:5] == ["LegacyPerfHeader", *["LegacyPerfStatistic"] * 4]
+    assert kinds[6:10] == ["ProfileHeader", "ProfileColumns", "ProfileRow", "ProfileRow"]
+    # A line of the library ends the report: a row-shaped line after it is no row.
+    assert kinds[-1] == "Unrecognized"
+    log_tables = BuildLog.from_parsed(log)
+    assert log_tables.perf["gpu_compute_time_mean_ms"].tolist() == [3.68068]
+    profile = log_tables.profile
+    assert profile[["iterations", "layer", "total_ms"]].values.tolist() == [
+        [1514, "data to nvm", 68.17],
+        [1514, "prob", 11.27],
+    ]
+
+
 # trtexec 8.5 on Orin at INFO level: the list of layers placed on each device is the only list
 # of the engine's layers.
 PLACED_LAYERS = """\

@@ -159,3 +159,19 @@ class OutputDump(Event):
     tensor: str | None = None
     shape: str | None = None
     value_count: int = 0
+
+
+# The lines of trtexec's reports: its performance summary (7.x's and later ones), its trace
+# averages and its per-layer profile.
+REPORT_EVENTS = frozenset(
+    {
+        PerfStatistic,
+        PerfValue,
+        TraceAverage,
+        LegacyPerfHeader,
+        LegacyPerfStatistic,
+        ProfileHeader,
+        ProfileColumns,
+        ProfileRow,
+    }
+)

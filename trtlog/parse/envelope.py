@@ -102,6 +102,15 @@ def own_messages_rule(envelope: Envelope) -> str | None:
 _OWN_ERRORS_SHARE_THE_PREFIX = frozenset({"word-logger", "python-relay"})
 
 
+def start_rule(envelope: Envelope) -> str:
+    """The start rule of the message grammar a record in ``envelope`` is read with."""
+    if torch_tensorrt_only(envelope):
+        return "torch_tensorrt_message"
+    if envelope.producer != "trtexec":
+        return "message"
+    return "trtexec_warning" if envelope.severity in WARNING_OR_WORSE else "trtexec_message"
+
+
 def diagnostic_rule(envelope: Envelope) -> str | None:
     """The start rule tried for a warning or an error that no specific rule claims: any text
     (``diagnostic``), or TensorRT's shapes of an error alone (``relayed_error``) where the

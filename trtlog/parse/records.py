@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedInput
 from trtlog.events.base import Event
 from trtlog.events.engine import EngineLayerInformation, LayerInformation
 from trtlog.events.notes import EmptyMessage
+from trtlog.events.performance import REPORT_EVENTS
 from trtlog.events.records import Foreign, Unrecognized
 from trtlog.parse.announced import Announcement, announcement, announces, listed
 from trtlog.parse.assembly import Record
@@ -28,10 +29,10 @@ from trtlog.parse.envelope import (
     FOREIGN_PRODUCERS,
     NO_ENVELOPE,
     RELAYING_PRODUCERS,
-    WARNING_OR_WORSE,
     Envelope,
     diagnostic_rule,
     own_messages_rule,
+    start_rule,
     torch_tensorrt_only,
 )
 from trtlog.parse.foreign_runs import foreign_block, foreign_runs, unstartable_line
@@ -56,14 +57,6 @@ STRICT = os.environ.get("TRTLOG_STRICT", "") not in ("", "0")
 _CLAIMED_STARTS = frozenset({"message", "trtexec_message"})
 
 
-def _start_rule(envelope: Envelope) -> str:
-    if torch_tensorrt_only(envelope):
-        return "torch_tensorrt_message"
-    if envelope.producer != "trtexec":
-        return "message"
-    return "trtexec_warning" if envelope.severity in WARNING_OR_WORSE else "trtexec_message"
-
-
 class RecordParser:
     """Parses records with the message grammar and keeps the line counts; with ``fast``, a
     one-line record whose message the native core claims is made from what the core read of it
@@ -84,6 +77,9 @@ class RecordParser:
         # against: it tries every text with Lark.
         self._starts: LexerStarts | None = shared_lexer_starts(self._lark) if fast else None
         self._announced: Announcement | None = None
+        # Whether the last item read is a line of one of trtexec's reports: after one, a bare
+        # "[I] " line is tried as trtexec's own.
+        self._in_report = False
 
     @property
     def lark(self) -> Lark:
@@ -91,6 +87,12 @@ class RecordParser:
         return self._lark
 
     def parse(self, record: Record | ClaimedRecords | LineBlock) -> list[Item]:
+        items = self._parse(record)
+        if items and type(items[-1]) is not EmptyMessage:
+            self._in_report = type(items[-1]) in REPORT_EVENTS
+        return items
+
+    def _parse(self, record: Record | ClaimedRecords | LineBlock) -> list[Item]:
         if type(record) is LineBlock:
             self._announced = None
             return [self._count_block(record)]
@@ -210,10 +212,15 @@ class RecordParser:
             return [
                 EmptyMessage(line=record.line, end_line=record.line, **_envelope_fields(envelope))
             ], 1
-        starts = [_start_rule(envelope)]
+        starts = [start_rule(envelope)]
         if envelope.producer == "logger":
-            # trtexec's own lines keep a bare "[I] " where its log was pasted without dates.
-            starts.append("trtexec_report")
+            # trtexec's own lines keep a bare "[I] " where its log was pasted without dates: the
+            # titles of its reports first ("=== Profile (N iterations ) ===" is no section),
+            # inside one all its own forms (which hold the library's).
+            if self._in_report:
+                starts[0] = "trtexec_message"
+            else:
+                starts.insert(0, "trtexec_report")
         if diagnostic := diagnostic_rule(envelope):
             starts.append(diagnostic)
         for start in starts:
@@ -253,7 +260,7 @@ class RecordParser:
         """The item of a one-line record whose message the core claims, else None."""
         if not body or envelope.producer in FOREIGN_PRODUCERS or torch_tensorrt_only(envelope):
             return None
-        start = _start_rule(envelope)
+        start = start_rule(envelope)
         if start not in _CLAIMED_STARTS or self._claims is None:
             return None
         return self._claims.claim(envelope, body, line, trtexec=start == "trtexec_message")
@@ -359,14 +366,8 @@ class RecordParser:
         for event in events:
             if isinstance(event, Unrecognized) and event.producer == "none":
                 self._reclassify(event.line, "unrecognized", "foreign")
-                event = Foreign(
-                    line=event.line,
-                    end_line=event.end_line,
-                    timestamp=event.timestamp,
-                    severity=event.severity,
-                    producer=event.producer,
-                    text=event.text,
-                )
+                kept = ("line", "end_line", "timestamp", "severity", "producer", "text")
+                event = Foreign(**{name: getattr(event, name) for name in kept})
             result.append(event)
         return result
 
