@@ -301,7 +301,12 @@ def _place_in_phase(run: Run, event: Event, offset: float) -> None:
                     spans[-1].closed = True
     _enter(run, phase)
     if phase == "initialisation":
-        if isinstance(event, MemUsageChange):
+        loading = bool(run.phases) and run.phases[-1].phase == "engine load"
+        if loading and not (isinstance(event, MemUsageChange) and event.what == "Init CUDA"):
+            # The runtime loads its libraries while it deserializes an engine (8.x); only CUDA's
+            # set-up starts another process.
+            phase = None
+        elif isinstance(event, MemUsageChange):
             # "[MemUsageChange] Init cuDNN: ..." is printed when the step is done: it began
             # after the line before.
             offset = run.previous_offset
