@@ -553,3 +553,16 @@ def test_a_build_ends_where_it_says_it_did() -> None:
     # The builder's unlogged steps after its reported graph optimisation: nearly all of it.
     unlogged = phase(timeline, "build steps not logged", build=0)
     assert unlogged["first_line"] == 3 and unlogged["seconds"] == pytest.approx(79, abs=1)
+
+
+@needs_corpus
+def test_the_runtimes_library_set_up_is_part_of_loading_the_engine() -> None:
+    # trtexec 8.5 --loadEngine: "Engine loaded in" (line 118), cuDNN loaded while deserializing
+    # (lines 120-124) and again for the execution context (128-132), "Engine deserialized in
+    # 0.707977 sec." (127); inference starts at line 139.
+    timeline = timeline_of("kalfazed_trt8.5.1_trtexec_resnet50_loadengine_dumpProfile.log")
+    phases = timeline[timeline["level"] == "phase"]
+    assert "initialisation" not in set(phases.loc[phases["first_line"].between(118, 138), "phase"])
+    load = phase(timeline, "engine load")
+    assert (load["first_line"], load["last_line"]) == (118, 138)
+    assert load["seconds"] == pytest.approx(0.707977)
