@@ -113,6 +113,17 @@ FIRES_ON_LINES = [
         " back to non-int8 implementation for any layer consuming or producing given tensor\n",
         "2 tensors without a scale: input_ids, block_4a_relu/Relu:0",
     ),
+    # Paddle Inference relaying TensorRT 8.0 (PaddleOCR issue 6737): cuBLAS, then cuDNN twice.
+    (
+        "library-mismatch",
+        "W0628 12:15:04.902067  2920 helper.h:107] TensorRT was linked against cuBLAS/cuBLAS LT"
+        " 11.5.1 but loaded cuBLAS/cuBLAS LT 11.4.1\n"
+        "W0628 12:15:05.175945  2834 helper.h:107] TensorRT was linked against cuDNN 8.2.1 but"
+        " loaded cuDNN 8.1.1\n"
+        "W0628 12:15:05.175945  2834 helper.h:107] TensorRT was linked against cuDNN 8.2.1 but"
+        " loaded cuDNN 8.1.1\n",
+        "linked against cuBLAS/cuBLAS LT 11.5.1, loaded 11.4.1; cuDNN 8.2.1, loaded 8.1.1",
+    ),
 ]
 
 

@@ -24,6 +24,7 @@ from trtlog.check.build_rules import (
     BuildTimeHog,
     DynamicShapesWithoutProfile,
     Int64Weights,
+    LibraryMismatch,
     SubnormalFp16Weights,
     UnstableGpuTime,
     WorkspaceLimited,
@@ -55,6 +56,7 @@ RULES: tuple[type[Rule], ...] = (
     SubnormalFp16Weights,
     Fp16Layernorm,
     Int8MissingScales,
+    LibraryMismatch,
 )
 FINDING_COLUMNS = ["rule", "severity", "layer", "message", "line"]
 FAIL_LEVELS = (*SEVERITIES, "never")

@@ -21,6 +21,8 @@ _MIB = 1024 * 1024
 _VARIANCE = re.compile(r"coefficient of variance = ([\d.]+)%")
 _NO_PROFILE = "dynamic or shape inputs, but no optimization profile has been defined"
 _SUBNORMAL = re.compile(r"(\d+) weights are affected by this issue: (.*)")
+# 7.x-8.x: "TensorRT was linked against cuDNN 8.4.1 but loaded cuDNN 8.0.5" (and cuBLAS).
+_LINKED = re.compile(r"TensorRT was linked against (.+?) (\S+) but loaded \1 (\S+)")
 
 
 class WorkspaceLimited(Rule):
@@ -201,3 +203,30 @@ class UnstableGpuTime(Rule):
                 match = _VARIANCE.search(event.text)
                 if match and float(match.group(1)) > self.setting("unstable-gpu-percent"):
                     yield self.found(f"coefficient of variance {match.group(1)}%", None, event.line)
+
+
+class LibraryMismatch(Rule):
+    id = "library-mismatch"
+    severity = "warning"
+    title = "TensorRT runs with another cuDNN or cuBLAS than it was built for"
+    why = (
+        "Tactics of the library TensorRT was linked against may be missing or slower in the one "
+        "it loaded; builds can fail or pick worse tactics, and results differ between machines."
+    )
+    advice = (
+        "Install the cuDNN and cuBLAS versions TensorRT's release notes name (or use NVIDIA's "
+        "container of that release), or drop the library as a tactic source (--tacticSources)."
+    )
+
+    def findings(self, log: BuildLog) -> Iterator[Finding]:
+        # One finding for the log: each library once, as first reported.
+        mismatches: dict[str, tuple[str, int]] = {}
+        for event in log.events:
+            text = getattr(event, "text", None)
+            match = _LINKED.search(text) if isinstance(text, str) else None
+            if match and match.group(1) not in mismatches:
+                linked = f"{match.group(1)} {match.group(2)}, loaded {match.group(3)}"
+                mismatches[match.group(1)] = (linked, event.line)
+        if mismatches:
+            message = "linked against " + "; ".join(text for text, _ in mismatches.values())
+            yield self.found(message, None, min(line for _, line in mismatches.values()))
