@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import corpus_dir
+from tests.conftest import corpus_dir, corpus_log, needs_corpus
 from trtlog.analysis.buildlog import BuildLog, parse_build_log
 from trtlog.cli.app import app
+from trtlog.parse.summarize import summarize
 
 
 def corpus_build_log(name: str) -> BuildLog:
@@ -158,3 +159,12 @@ def test_torch_tensorrt_reports_its_build_time() -> None:
     # Build TRT engine elapsed time: 0:00:04.808916".
     assert (log.summary.builds, log.summary.build_seconds) == (1, pytest.approx(4.808916))
     assert log.engine_builds["seconds"].tolist() == [pytest.approx(4.808916)]
+
+
+@needs_corpus
+def test_a_progress_monitors_build_is_a_build() -> None:
+    # 10.16's Python API with an IProgressMonitor and no other build line: "[----------]
+    # Building engine 0/6" (line 3), the bars redrawn to 4/6 and then cleared.
+    log = corpus_log("hackathon_trt10.16.2_pyapi_progressmonitor_ansi.log")
+    assert summarize(log).builds == 1
+    assert {event.build for event in log.events if type(event).__name__ == "ProgressUpdate"} == {0}

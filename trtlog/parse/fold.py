@@ -35,7 +35,7 @@ from trtlog.events.graph import (
     TensorRetargeted,
 )
 from trtlog.events.memory import MemUsageChange, MemUsageStats
-from trtlog.events.notes import BuilderNote, EmptyMessage, MyelinTrace
+from trtlog.events.notes import BuilderNote, EmptyMessage, MyelinTrace, ProgressUpdate
 from trtlog.events.options import DeviceProperty, OptionLine, SectionHeader
 from trtlog.events.performance import LegacyPerfHeader, LegacyPerfStatistic
 from trtlog.events.phases import PhaseDuration
@@ -308,6 +308,9 @@ def fold(events: Iterable[Item]) -> Generator[Item, None, Place]:
                 marker = build_marker(event)
                 if marker is not None:
                     where.marker(*marker)
+                elif type(event) is ProgressUpdate and event.phase == "Building engine":
+                    # 10.x's progress monitor: its top bar is the build under way.
+                    where.building()
             if action == _STRATEGY and isinstance(event, BackendStrategy):
                 # The strategy a decision names is its own.
                 place = (where.run, where.build, event.strategy)
