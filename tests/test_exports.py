@@ -240,6 +240,24 @@ def test_run_folder_is_picked_up(tmp_path: Path) -> None:
     assert len(json.loads(result.output)) == 12
 
 
+def test_an_export_saved_under_a_log_name_is_read_as_one(tmp_path: Path) -> None:
+    # trtexec writes --exportProfile to any name given it ("--exportProfile=build_profile.log"
+    # in tutorial build scripts): the content says it is a profile.
+    profile = tmp_path / "build_profile.log"
+    shutil.copy(json_file("jetson_trt7.1_googlenet_int8_exportProfile.json"), profile)
+    as_json = tmp_path / "profile.json"
+    shutil.copy(profile, as_json)
+    result = runner.invoke(app, ["perf", "--log", str(profile), "-f", "json"])
+    assert result.exit_code == 0, result.output
+    expected = runner.invoke(app, ["perf", "--log", str(as_json), "-f", "json"])
+    rows = json.loads(result.output)["profile"]
+    assert rows and rows == json.loads(expected.output)["profile"]
+    # A log that opens with a bracket is still a log.
+    log = tmp_path / "bracket.log"
+    log.write_text("[06/14/2023-09:02:11] [I] [TRT] Loaded engine size: 1 MiB\n")
+    assert trtlog.load(log).summary.log_style != "json-export"
+
+
 # --- errors ---------------------------------------------------------------------------------
 
 

@@ -81,13 +81,35 @@ def resolve(
     path = Path(given.log)
     if path.is_dir():
         return _run_folder(path, given)
-    if path.suffix.lower() == ".json" and path.is_file():
-        # A JSON export given as the log: put it where its kind belongs.
-        kind = _kind_of_file(path)
+    named_json = path.suffix.lower() == ".json"
+    if path.is_file() and (named_json or _starts_as_json(path)):
+        # A JSON export given as the log (trtexec writes one to any name it is given, often
+        # "build_profile.log"): put it where its kind belongs.
+        from trtlog.exports import ExportError
+
+        try:
+            kind = _kind_of_file(path)
+        except ExportError:
+            if named_json:
+                raise
+            return given
         if getattr(given, kind) is None:
             return replace(given, log=None, **{kind: given.log})
         raise LogSourceError(f"{path}: a {kind} export, and --{kind} names another")
     return given
+
+
+def _starts_as_json(path: Path) -> bool:
+    """Whether the file opens as a JSON object or array of objects would ("{", or "[" then
+    "{" or "]"), which no log line does ("[06/14/2023-09:02:11] ...", "[TensorRT] ...")."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(256).lstrip()
+    except OSError:
+        return False
+    if head.startswith(b"{"):
+        return True
+    return head.startswith(b"[") and head[1:].lstrip()[:1] in (b"{", b"]")
 
 
 def _run_folder(folder: Path, given: Sources) -> Sources:
