@@ -4,6 +4,7 @@ Expectations were read off the logs by hand (line numbers in the comments)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,14 @@ def test_a_progress_monitors_build_is_a_build() -> None:
     log = corpus_log("hackathon_trt10.16.2_pyapi_progressmonitor_ansi.log")
     assert summarize(log).builds == 1
     assert {event.build for event in log.events if type(event).__name__ == "ProgressUpdate"} == {0}
+
+
+def test_precision_of_builds_that_repeat_their_layer_names() -> None:
+    # Three builds of one network: every layer name is in each build.
+    result = CliRunner().invoke(
+        app, ["precision", "--log", str(SAMPLES / "python_api_8.6_three_builds.log"), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    views = json.loads(result.output)
+    layers = views["precision_layers"]
+    assert sorted({row["build"] for row in layers}) == [0, 1, 2]

@@ -373,3 +373,18 @@ def test_a_tactic_skipped_in_a_later_build_excuses_no_error() -> None:
     found = run_checks(log)
     (message,) = found[found["rule"] == "build-failed"]["message"]
     assert message.startswith("1 TensorRT error and no engine built; the first is at line 2")
+
+
+def test_tactics_skipped_for_time_are_not_short_of_memory() -> None:
+    # TensorRT 8.6 (a public trtexec log built with an 8 GiB workspace) drops tactics whose
+    # first runs exceed the time limit.
+    text = (
+        "[11/02/2023-23:03:13] [V] [TRT] --------------- Timing Runner: /conv1/Conv"
+        " (CaskConvolution)\n"
+        "[11/02/2023-23:03:13] [V] [TRT] Fast skip Tactic:0x4efce38acc876f5c which exceed time"
+        " limit during pre-run\n"
+        "[11/02/2023-23:03:13] [V] [TRT] Fast skip Tactic:0x5953bec563d26434 which exceed time"
+        " limit during pre-run\n"
+    )
+    found = run_checks(BuildLog.from_parsed(parse_text(text)))
+    assert found[found["rule"] == "workspace-limited"].empty

@@ -70,8 +70,9 @@ def wider_view(log: BuildLog) -> pd.DataFrame:
 
 def conversions_view(log: BuildLog) -> pd.DataFrame:
     """Reformat layers that change the data type (quantize, dequantize, casts)."""
-    layers = log.layers.set_index("name")
+    # By build and name: a log of several builds repeats its layers' names.
+    origins = log.layers[["build", "name", "origin"]].drop_duplicates(["build", "name"])
     converting = log.precision[log.precision["converts"].notna()]
-    rows = converting.assign(origin=converting["name"].map(layers["origin"]))
+    rows = converting.merge(origins, on=["build", "name"], how="left")
     columns = ["name", "converts", "origin", "input_formats_short", "output_formats_short"]
     return rows[[*columns, "time_ms"]].reset_index(drop=True)
