@@ -388,3 +388,26 @@ def test_tactics_skipped_for_time_are_not_short_of_memory() -> None:
     )
     found = run_checks(BuildLog.from_parsed(parse_text(text)))
     assert found[found["rule"] == "workspace-limited"].empty
+
+
+def test_a_layers_share_of_tuning_is_never_over_the_whole() -> None:
+    # Made up in 8.5's form: no per-layer times, so a layer's is measured between one-second
+    # stamps, and the layers' add up to more than the 1.04766 s TensorRT reports.
+    stamp = "[05/28/2023-17:24:{}] [V] [TRT] "
+    text = "".join(
+        stamp.format(second) + line + "\n"
+        for second, line in [
+            (21, "--------------- Timing Runner: /linear/MatMul (CaskConvolution)"),
+            (21, "Tactic: 0x0000000000000001 Time: 0.1"),
+            (22, "Tactic: 0x0000000000000002 Time: 0.2"),
+            (22, "Fastest Tactic: 0x0000000000000001 Time: 0.1"),
+            (23, "--------------- Timing Runner: /fc/Gemm (CaskConvolution)"),
+            (23, "Tactic: 0x0000000000000003 Time: 0.1"),
+            (23, "Formats and tactics selection completed in 1.04766 seconds."),
+        ]
+    )
+    found = run_checks(BuildLog.from_parsed(parse_text(text)))
+    messages = list(found.loc[found["rule"] == "build-time-hog", "message"])
+    assert messages, "the layer tuned longest is a hog"
+    shares = [int(message.split("% of")[0].rsplit(" ", 1)[1]) for message in messages]
+    assert all(share <= 100 for share in shares), messages

@@ -113,8 +113,14 @@ class BuildTimeHog(Rule):
         tuning = timeline[(timeline["level"] == "phase") & (timeline["phase"] == "autotuning")]
         totals = tuning.groupby(["run", "build"])["seconds"].sum(min_count=1).to_dict()
         layers = timeline[(timeline["level"] == "layer") & timeline["seconds"].notna()]
+        # Before 8.6 a layer's time is measured between one-second stamps, and the layers' times
+        # can add up to more than the tuning TensorRT reports: the share is of the larger.
+        tuned = layers.groupby(["run", "build"])["seconds"].sum().to_dict()
         for layer in layers.itertuples(index=False):
-            total = totals.get((layer.run, layer.build))
+            reported = totals.get((layer.run, layer.build))
+            total = (
+                max(reported or 0.0, tuned.get((layer.run, layer.build), 0.0)) if reported else None
+            )
             if not total or layer.seconds < self.setting("build-time-hog-seconds"):
                 continue
             share = 100 * layer.seconds / total
