@@ -141,6 +141,7 @@ GRAMMAR_ONLY_ENVELOPES = {
     "word_level_envelope",
     "python_logging_stamped_envelope",
     "python_logging_bracketed_envelope",
+    "python_logging_leveled_envelope",
     "timestamp_only_envelope",
     "library_level_envelope",
     "jetson_envelope",

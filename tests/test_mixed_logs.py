@@ -391,3 +391,24 @@ def test_frigates_tensorrt_detector_relays_tensorrts_messages(fast: bool) -> Non
     found = run_checks(BuildLog.from_parsed(log))
     (message,) = found[found["rule"] == "build-failed"]["message"]
     assert "an engine that failed to load (none was built)" in message
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_python_logging_with_the_level_alone_relays_tensorrts_messages(fast: bool) -> None:
+    # Torch-TensorRT building FP8 through an application's logging format (an NVIDIA docstring,
+    # TensorRT 10.x): a skipped tactic, the Myelin region that found none, the build's failure.
+    text = (
+        "22:32:34 - ERROR - Error Code: 9: Skipping tactic 0x0000000000000000 due to exception"
+        " [autotuner.cpp:3296: get_best_tactics] Autotuner: no tactics to implement operation:\n"
+        "22:32:34 - INFO - Loading the calibration data\n"
+        "22:32:34 - ERROR - IBuilder::buildEngineWithConfig: Error Code 10: Internal Error (Could"
+        " not find any implementation for node {ForeignNode[x...y]}.)\n"
+    )
+    log = parse_text(text, fast=fast)
+    # Only an error in TensorRT's shape is TensorRT's where the application's share the prefix.
+    errors = [event for event in log.events if isinstance(event, Diagnostic)]
+    assert [(event.error_code, event.line) for event in errors] == [(10, 3)]
+    assert [type(event) for event in log.events[:2]] == [Foreign, Foreign]
+    found = run_checks(BuildLog.from_parsed(log))
+    (message,) = found[found["rule"] == "build-failed"]["message"]
+    assert message.startswith("1 TensorRT error and no engine built; the first is at line 3")

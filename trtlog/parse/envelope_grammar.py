@@ -18,6 +18,7 @@ from trtlog.parse.envelope import (
     LEVELS,
     NO_ENVELOPE,
     RELAYED_LEVELS,
+    UNDATED,
     Envelope,
     level_of,
     library_producer,
@@ -124,6 +125,19 @@ def python_logging_bracketed_envelope(prefix: str) -> Envelope:
     return Envelope("python-relay", timestamp, level_of(level), producer)
 
 
+def python_logging_leveled_envelope(prefix: str) -> Envelope:
+    """ "[YYYY-MM-DD ]HH:MM:SS[,mmm] - LEVEL - ": TensorRT's messages relayed with the
+    application's own; a time of day alone is dated in ``UNDATED``'s year."""
+    stamp, level = prefix.split(" - ")[:2]
+    clock = stamp.rpartition(" ")[2]
+    day = stamp[:10] if len(stamp) > len(clock) else UNDATED.isoformat()
+    try:
+        timestamp: datetime | None = datetime.fromisoformat(f"{day}T{clock.replace(',', '.')}")
+    except ValueError:
+        timestamp = None
+    return Envelope("python-relay", timestamp, level_of(level), "python-relay")
+
+
 def python_logging_stamped_envelope(prefix: str) -> Envelope:
     """Python's logging cookbook's "2026-05-01 00:04:05,398 - logger[ [context]] - LEVEL - "."""
     stamp, rest = prefix[:23], prefix[26:]
@@ -185,6 +199,9 @@ class EnvelopeTransformer(Transformer):
 
     def python_logging_bracketed_envelope(self, prefix: Token) -> Envelope:
         return python_logging_bracketed_envelope(str(prefix))
+
+    def python_logging_leveled_envelope(self, prefix: Token) -> Envelope:
+        return python_logging_leveled_envelope(str(prefix))
 
     def wrapped_envelope(self, prefix: Token, envelope: Envelope | None) -> Envelope:
         return envelope or NO_ENVELOPE

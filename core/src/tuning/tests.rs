@@ -181,8 +181,8 @@ fn timing_cache_hits_of_a_10_16_build() {
         }
         other => panic!("{other:?}"),
     }
-    // The subject is the shortest text followed by a bracketed list and the phrase; the input
-    // list the shortest followed by " -> ".
+    // The subject is the shortest text followed by a list without brackets and the phrase (a
+    // subject holds brackets: "conv [profile 1]"); the input list the shortest before " -> ".
     match record("a [b] c [A -> B -> C] got cached result: Reformat, tactic 0x1, 0.1 ms") {
         Some(TuningRecord::CacheHit {
             subject,
@@ -191,7 +191,7 @@ fn timing_cache_hits_of_a_10_16_build() {
             ..
         }) => assert_eq!(
             (subject.as_str(), inputs.as_deref(), outputs.as_deref()),
-            ("a", Some("b] c [A"), Some("B -> C"))
+            ("a [b] c", Some("A"), Some("B -> C"))
         ),
         other => panic!("{other:?}"),
     }

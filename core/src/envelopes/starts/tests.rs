@@ -15,6 +15,7 @@ fn an_envelope_starts_with_the_first_terminal_of_an_envelope_rule() {
             "PYTHON_LOGGING_PREFIX",
             "PYTHON_LOGGING_STAMPED",
             "PYTHON_LOGGING_BRACKETED",
+            "PYTHON_LOGGING_LEVELED",
             "JETSON_TAG",
             "CLOCK_STAMP",
             "DEEPSTREAM_PREFIX",
