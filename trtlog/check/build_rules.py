@@ -12,6 +12,7 @@ from trtlog.events import (
     BuilderNote,
     Diagnostic,
     DynamicShapeOverride,
+    Event,
     PerfAdvice,
     TacticDeviceRequest,
     TacticSkipped,
@@ -75,6 +76,15 @@ class WorkspaceLimited(Rule):
             yield self.found(message, largest_request.layer, largest_request.line)
         elif notes:
             yield self.found(notes[0].text, None, notes[0].line)
+
+
+def _text_matches(log: BuildLog, pattern: re.Pattern[str]) -> Iterator[tuple[Event, re.Match[str]]]:
+    """The events whose message text ``pattern`` finds something in, with what it found."""
+    for event in log.events:
+        text = getattr(event, "text", None)
+        match = pattern.search(text) if isinstance(text, str) else None
+        if match:
+            yield event, match
 
 
 def _size(size_bytes: int) -> str:
@@ -185,11 +195,8 @@ class SubnormalFp16Weights(Rule):
     )
 
     def findings(self, log: BuildLog) -> Iterator[Finding]:
-        for event in log.events:
-            text = getattr(event, "text", None)
-            match = _SUBNORMAL.search(text) if isinstance(text, str) else None
-            if match:
-                yield self.found(f"{match.group(1)} weights: {match.group(2)}", None, event.line)
+        for event, match in _text_matches(log, _SUBNORMAL):
+            yield self.found(f"{match.group(1)} weights: {match.group(2)}", None, event.line)
 
 
 class UnstableGpuTime(Rule):
@@ -229,10 +236,8 @@ class LibraryMismatch(Rule):
     def findings(self, log: BuildLog) -> Iterator[Finding]:
         # One finding for the log: each library once, as first reported.
         mismatches: dict[str, tuple[str, int]] = {}
-        for event in log.events:
-            text = getattr(event, "text", None)
-            match = _LINKED.search(text) if isinstance(text, str) else None
-            if match and match.group(1) not in mismatches:
+        for event, match in _text_matches(log, _LINKED):
+            if match.group(1) not in mismatches:
                 linked = f"{match.group(1)} {match.group(2)}, loaded {match.group(3)}"
                 mismatches[match.group(1)] = (linked, event.line)
         if mismatches:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from trtlog.analysis import BuildLog
 from trtlog.check.rule import Finding, Rule
 from trtlog.events import Diagnostic, Event, Foreign, RunFooter, TacticSkipped
-from trtlog.parse import ERROR_OR_WORSE, build_marker
+from trtlog.parse import ERROR_OR_WORSE, build_marker, described
 
 
 class BuildFailed(Rule):
@@ -53,7 +53,7 @@ class BuildFailed(Rule):
         ]
         if errors and not any(_built(event) for event in events):
             first_error = errors[0][1]
-            first = _described(first_error)
+            first = described(first_error)
             count = f"{len(errors)} TensorRT error{'s' if len(errors) > 1 else ''}"
             if log.summary.builds == 0 and any(_loading(error) for _, error in errors):
                 message = f"{count} and an engine that failed to load (none was built); "
@@ -85,11 +85,6 @@ def _loading(error: Event) -> bool:
     if isinstance(error, Diagnostic) and error.category == "Serialization":
         return True
     return "deserializ" in getattr(error, "text", "").lower()
-
-
-def _described(error: Event) -> str:
-    text = getattr(error, "text", None)
-    return f"line {error.line}: {text if isinstance(text, str) else error.kind()}"
 
 
 def _built(event: Event) -> bool:

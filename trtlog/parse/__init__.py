@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from trtlog.parse.reader import LogSourceError
     from trtlog.parse.result import ParsedLog
+    from trtlog.parse.summarize import described
     from trtlog.parse.summary import Summary
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "StreamItems",
     "Summary",
     "build_marker",
+    "described",
     "iter_events",
     "iter_items",
     "parse_file",
@@ -50,6 +52,7 @@ _HOMES = {
     "ERROR_OR_WORSE": "trtlog.parse.envelope",
     "WARNING_OR_WORSE": "trtlog.parse.envelope",
     "build_marker": "trtlog.parse.fold",
+    "described": "trtlog.parse.summarize",
 }
 
 

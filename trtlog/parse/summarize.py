@@ -135,11 +135,12 @@ def summarize(log: ParsedLog, families: Counter[str] | None = None, top: int = 5
         outcome=", ".join(footer.status for footer in footers) or None,
         warnings=warnings,
         errors=len(errors),
-        first_error=_described(errors[0]) if errors else None,
+        first_error=described(errors[0]) if errors else None,
     )
 
 
-def _described(event: Event) -> str:
+def described(event: Event) -> str:
+    """How a message is named in a summary or a finding: its line and its text."""
     text = getattr(event, "text", None)
     return f"line {event.line}: {text if isinstance(text, str) else event.kind()}"
 
