@@ -29,8 +29,8 @@ _EMBEDDED_TIMESTAMP = re.compile(f"(?<=.)(?={_TIMESTAMP.pattern})")
 # A run's opening or closing banner after a prefix that a CI runner or a wrapper writes before
 # every line ("2025-03-01T10:00:00.1234567Z &&&& RUNNING ...", "2023-12-04_08:50:03#&&&& PASSED
 # ..."): the banner is a record of its own, as a timestamp after such a prefix starts one.
-# (run.lark's run_header and run_footer, RUN_STATUS's words.)
-_EMBEDDED_BANNER = re.compile("(?<=.)(?=&&&& (?:RUNNING|PASSED|FAILED|WAIVED) )")
+# (run.lark's run_header and run_footer.)
+_EMBEDDED_BANNER = re.compile(f"(?<=.)(?=&&&& (?:RUNNING|{terminal_pattern('RUN_STATUS')}) )")
 # ROS 2's launch writes a node's name before each of its lines, and CI runners their stamp: the
 # wrapper and the record after it are one line (the envelope grammar's wrapped_envelope).
 _WRAPPER = re.compile(f"{terminal_pattern('LAUNCH_PREFIX')}|{terminal_pattern('WRAPPER_STAMP')}")
