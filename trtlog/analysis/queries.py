@@ -189,8 +189,7 @@ def _unlisted_fusions(log: BuildLog, provenance: pd.DataFrame) -> pd.DataFrame:
         return provenance.iloc[0:0]
     # A build whose engine layers the log lists: what its passes made and no engine layer
     # holds was folded or removed later ("constant1024 + (Unnamed Layer* 11) [Shuffle]").
-    listed = set(log.layers["build"].tolist())
-    listed |= set(provenance.loc[provenance["via"] != "tuning", "build"].tolist())
+    listed = set(provenance.loc[provenance["via"] != "tuning", "build"].tolist())
     fusions = fusions[~fusions["build"].isin(listed)]
     builds = fusions["build"].tolist()
     named = set(zip(provenance["build"].tolist(), provenance["engine_layer"].tolist(), strict=True))
